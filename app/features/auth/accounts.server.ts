@@ -1,0 +1,167 @@
+// Account workflows behind the auth pages: sign-up, e-mail verification, password reset.
+// Routes stay thin and call these; every rule here is the server's, whatever the browser did.
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { eq } from "drizzle-orm";
+import { consumeToken, destroyAllSessions, findToken, issueToken } from "~/server/auth.server";
+import { creditPeriod, monthlyAllowance } from "~/server/credits.server";
+import { getFlags } from "~/server/flags.server";
+import { sendMail } from "~/server/mail.server";
+import { hashPassword } from "~/server/password";
+import { checkLimit, LIMITS, recordAttempt } from "~/server/rate-limit.server";
+import { creditLedger, passwordCredentials, users } from "~/server/schema";
+import { confirmationEmail, passwordResetEmail, welcomeEmail } from "./emails.server";
+
+export function publicOrigin(context: AppLoadContext, request: Request) {
+  return (context.cloudflare.env.APP_URL || new URL(request.url).origin).replace(/\/$/, "");
+}
+
+export type SignupInput = { name: string; email: string; whatsapp: string; password: string };
+export type SignupResult =
+  | { status: "created"; userId: string; emailConfirmationRequired: boolean }
+  | { status: "disabled" }
+  | { status: "rate_limited"; retryAfterMs: number }
+  | { status: "email_exists" };
+
+export async function signUp(context: AppLoadContext, input: SignupInput, origin: string): Promise<SignupResult> {
+  const { db } = context;
+  const flags = await getFlags(context);
+  if (!flags.signup_enabled) return { status: "disabled" };
+
+  const limit = await checkLimit(db, LIMITS.signup, input.email);
+  if (!limit.allowed) return { status: "rate_limited", retryAfterMs: limit.retryAfterMs };
+  await recordAttempt(db, LIMITS.signup, input.email);
+
+  const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, input.email));
+  if (existing) return { status: "email_exists" };
+
+  const now = new Date();
+  const allowance = monthlyAllowance(context.cloudflare.env);
+  const passwordHash = await hashPassword(input.password);
+  const userId = await db.transaction(async (tx) => {
+    const [user] = await tx
+      .insert(users)
+      .values({
+        name: input.name,
+        email: input.email,
+        phoneNumber: input.whatsapp,
+        monthlyCredits: allowance,
+        creditsPeriod: creditPeriod(now),
+        emailConfirmedAt: flags.email_confirmation_required ? null : now,
+      })
+      .onConflictDoNothing()
+      .returning({ id: users.id });
+    if (!user) return null; // a parallel sign-up with the same e-mail won the race
+    await tx.insert(passwordCredentials).values({ userId: user.id, passwordHash });
+    await tx.insert(creditLedger).values({ userId: user.id, delta: allowance, balanceAfter: allowance, reason: "signup" });
+    return user.id;
+  });
+  if (!userId) return { status: "email_exists" };
+
+  // The welcome e-mail is a courtesy: its failure never fails the sign-up.
+  await sendMail(db, context.cloudflare.env, welcomeEmail(input.email, input.name)).catch(() => {});
+  if (flags.email_confirmation_required) await sendVerificationEmail(context, userId, origin);
+  return { status: "created", userId, emailConfirmationRequired: flags.email_confirmation_required };
+}
+
+async function sendVerificationEmail(context: AppLoadContext, userId: string, origin: string) {
+  const [user] = await context.db.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, userId));
+  if (!user) return;
+  const token = await issueToken(context.db, userId, "email_verification");
+  await recordAttempt(context.db, LIMITS.verificationResend, user.email);
+  const link = `${origin}/confirm-email?token_hash=${encodeURIComponent(token)}&type=signup`;
+  await sendMail(context.db, context.cloudflare.env, confirmationEmail(user.email, user.name, link));
+}
+
+/** Seconds until another verification e-mail may be sent to this address (0 = now). */
+export async function secondsUntilResend(context: AppLoadContext, email: string): Promise<number> {
+  const limit = await checkLimit(context.db, LIMITS.verificationResend, email);
+  return limit.allowed ? 0 : Math.ceil(limit.retryAfterMs / 1000);
+}
+
+export type ResendResult = { status: "sent" } | { status: "rate_limited"; retryAfterMs: number };
+
+/**
+ * Resends the confirmation e-mail. Answers "sent" for unknown or already confirmed addresses too, so
+ * the page reveals nothing about who is registered; the 45 s limit applies either way.
+ */
+export async function resendVerification(context: AppLoadContext, email: string, origin: string): Promise<ResendResult> {
+  const limit = await checkLimit(context.db, LIMITS.verificationResend, email);
+  if (!limit.allowed) return { status: "rate_limited", retryAfterMs: limit.retryAfterMs };
+  const [user] = await context.db
+    .select({ id: users.id, confirmedAt: users.emailConfirmedAt })
+    .from(users)
+    .where(eq(users.email, email));
+  if (user && !user.confirmedAt) await sendVerificationEmail(context, user.id, origin);
+  else await recordAttempt(context.db, LIMITS.verificationResend, email);
+  return { status: "sent" };
+}
+
+export type ConfirmResult =
+  | { status: "confirmed"; userId: string; signIn: boolean; kind: "signup" | "email_change" }
+  | { status: "expired"; kind: "signup" | "email_change" }
+  | { status: "invalid" };
+
+/** Confirms a sign-up (or an e-mail change). A link already used by a confirmed user counts as success. */
+export async function confirmEmail(context: AppLoadContext, token: string, kind: "signup" | "email_change"): Promise<ConfirmResult> {
+  const { db } = context;
+  const purpose = kind === "signup" ? "email_verification" : "email_change";
+  const found = await findToken(db, token, purpose);
+  if (found.status === "invalid") return { status: "invalid" };
+  if (found.status === "expired") return { status: "expired", kind };
+
+  const [user] = await db.select({ confirmedAt: users.emailConfirmedAt, newEmail: users.newEmail }).from(users).where(eq(users.id, found.userId));
+  if (!user) return { status: "invalid" };
+  if (found.status === "used") {
+    const done = kind === "signup" ? user.confirmedAt !== null : user.newEmail === null;
+    return done ? { status: "confirmed", userId: found.userId, signIn: false, kind } : { status: "invalid" };
+  }
+  if (!(await consumeToken(db, found.tokenId))) return { status: "confirmed", userId: found.userId, signIn: false, kind };
+
+  const now = new Date();
+  if (kind === "signup") {
+    await db.update(users).set({ emailConfirmedAt: now, updatedAt: now }).where(eq(users.id, found.userId));
+  } else {
+    if (!found.newEmail) return { status: "invalid" };
+    const [taken] = await db.select({ id: users.id }).from(users).where(eq(users.email, found.newEmail));
+    if (taken) return { status: "invalid" };
+    await db
+      .update(users)
+      .set({ email: found.newEmail, newEmail: null, emailConfirmedAt: now, updatedAt: now })
+      .where(eq(users.id, found.userId));
+  }
+  return { status: "confirmed", userId: found.userId, signIn: true, kind };
+}
+
+/** Sends a reset link when the address is registered; silent otherwise (and when rate-limited). */
+export async function requestPasswordReset(context: AppLoadContext, email: string, origin: string) {
+  const { db } = context;
+  const limit = await checkLimit(db, LIMITS.passwordReset, email);
+  if (!limit.allowed) return;
+  await recordAttempt(db, LIMITS.passwordReset, email);
+  const [user] = await db.select({ id: users.id, name: users.name }).from(users).where(eq(users.email, email));
+  if (!user) return;
+  const token = await issueToken(db, user.id, "password_reset");
+  const link = `${origin}/reset-password?token=${encodeURIComponent(token)}`;
+  await sendMail(db, context.cloudflare.env, passwordResetEmail(email, user.name, link));
+}
+
+export async function isResetTokenValid(context: AppLoadContext, token: string) {
+  return (await findToken(context.db, token, "password_reset")).status === "valid";
+}
+
+/** Sets the new password and ends every session of that user. False when the link is not usable. */
+export async function resetPassword(context: AppLoadContext, token: string, password: string): Promise<boolean> {
+  const { db } = context;
+  const found = await findToken(db, token, "password_reset");
+  if (found.status !== "valid") return false;
+  const passwordHash = await hashPassword(password);
+  return db.transaction(async (tx) => {
+    if (!(await consumeToken(tx, found.tokenId))) return false;
+    await tx
+      .insert(passwordCredentials)
+      .values({ userId: found.userId, passwordHash })
+      .onConflictDoUpdate({ target: passwordCredentials.userId, set: { passwordHash, updatedAt: new Date() } });
+    await destroyAllSessions(tx, found.userId);
+    return true;
+  });
+}

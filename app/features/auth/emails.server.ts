@@ -1,0 +1,50 @@
+// E-mail texts (pt-BR). Plain text plus a minimal HTML version with the same link.
+import type { Mail } from "~/server/mail.server";
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+function layout(title: string, paragraphs: string[], action?: { label: string; url: string }) {
+  const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join("");
+  const button = action
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:#4f46e5;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none;display:inline-block">${escapeHtml(action.label)}</a></p><p style="font-size:12px;color:#555">Se o botão não funcionar, copie este link: ${escapeHtml(action.url)}</p>`
+    : "";
+  return `<!doctype html><html lang="pt-BR"><body style="font-family:system-ui,sans-serif;color:#111;max-width:560px;margin:auto;padding:24px"><h1 style="font-size:20px">${escapeHtml(title)}</h1>${body}${button}<p style="font-size:12px;color:#555">Equipe Nika</p></body></html>`;
+}
+
+const firstName = (name: string) => name.trim().split(/\s+/)[0] ?? name;
+
+export function welcomeEmail(to: string, name: string): Mail {
+  const paragraphs = [
+    `Olá, ${firstName(name)}! Que bom ter você aqui.`,
+    "Converse com a Nika, assista às aulas do Teacher FLIX e teste suas habilidades nos Labs. Bons estudos!",
+  ];
+  return {
+    to, kind: "welcome", subject: "Bem-vindo(a) ao Nika!",
+    text: paragraphs.join("\n\n"), html: layout("Bem-vindo(a) ao Nika!", paragraphs),
+  };
+}
+
+export function confirmationEmail(to: string, name: string, link: string): Mail {
+  const paragraphs = [
+    `Olá, ${firstName(name)}!`,
+    "Confirme seu email para ativar sua conta no Nika. O link vale por 24 horas.",
+  ];
+  return {
+    to, kind: "email_verification", subject: "Confirme seu email no Nika",
+    text: `${paragraphs.join("\n\n")}\n\nConfirmar email: ${link}`,
+    html: layout("Confirme seu email", paragraphs, { label: "Confirmar email", url: link }),
+  };
+}
+
+export function passwordResetEmail(to: string, name: string, link: string): Mail {
+  const paragraphs = [
+    `Olá, ${firstName(name)}!`,
+    "Recebemos um pedido para redefinir a sua senha. O link vale por 1 hora. Se não foi você, ignore este email.",
+  ];
+  return {
+    to, kind: "password_reset", subject: "Redefinição de senha do Nika",
+    text: `${paragraphs.join("\n\n")}\n\nRedefinir senha: ${link}`,
+    html: layout("Redefinir senha", paragraphs, { label: "Redefinir senha", url: link }),
+  };
+}

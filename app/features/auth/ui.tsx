@@ -1,0 +1,96 @@
+// Building blocks of the auth pages: the card, labelled fields with their errors, alerts and a
+// submit button that shows progress when JavaScript is on.
+import { getInputProps, type FieldMetadata } from "@conform-to/react";
+import { useNavigation } from "@remix-run/react";
+import type { ReactNode } from "react";
+
+export function AuthCard({ title, subtitle, children }: { title: string; subtitle?: ReactNode; children: ReactNode }) {
+  return (
+    <main id="conteudo" className="flex min-h-dvh items-center justify-center px-4 py-10">
+      <div className="w-full max-w-md rounded-2xl border border-slate-200 bg-white p-6 shadow-xl sm:p-8 dark:border-slate-800 dark:bg-slate-900">
+        <p className="mb-6 flex items-center gap-2 text-lg font-bold text-indigo-700 dark:text-indigo-300">
+          <span aria-hidden="true" className="grid size-9 place-items-center rounded-xl bg-gradient-to-br from-indigo-500 to-violet-600 text-white">N</span>
+          Nika
+        </p>
+        <h1 className="text-2xl font-bold text-slate-900 dark:text-white">{title}</h1>
+        {subtitle ? <div className="mt-2 text-sm text-slate-600 dark:text-slate-300">{subtitle}</div> : null}
+        <div className="mt-6">{children}</div>
+      </div>
+    </main>
+  );
+}
+
+type FieldProps = {
+  meta: FieldMetadata<string>;
+  label: string;
+  type?: "text" | "email" | "password" | "tel" | "hidden";
+  autoComplete?: string;
+  placeholder?: string;
+  minLength?: number;
+  maxLength?: number;
+  inputMode?: "email" | "tel" | "text";
+};
+
+export function Field({ meta, label, type = "text", autoComplete, placeholder, minLength, maxLength, inputMode }: FieldProps) {
+  const errorId = `${meta.id}-error`;
+  const error = meta.errors?.[0];
+  const { key, ...inputProps } = getInputProps(meta, { type, ariaAttributes: true });
+  return (
+    <div className="mb-4">
+      <label htmlFor={meta.id} className="mb-1 block text-sm font-medium text-slate-800 dark:text-slate-200">
+        {label}
+      </label>
+      <input
+        key={key}
+        {...inputProps}
+        required={false}
+        aria-describedby={error ? errorId : undefined}
+        autoComplete={autoComplete}
+        placeholder={placeholder}
+        minLength={minLength}
+        maxLength={maxLength}
+        inputMode={inputMode}
+        className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-base text-slate-900 placeholder:text-slate-500 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/40 aria-[invalid=true]:border-red-600 dark:border-slate-700 dark:bg-slate-950 dark:text-white dark:placeholder:text-slate-400"
+      />
+      {error ? (
+        <p id={errorId} className="mt-1 text-sm text-red-700 dark:text-red-400">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export type Notice = { tone: "error" | "success" | "info"; title: string; description?: string };
+
+export function NoticeBox({ notice, children }: { notice: Notice; children?: ReactNode }) {
+  const tones = {
+    error: "border-red-300 bg-red-50 text-red-900 dark:border-red-800 dark:bg-red-950/60 dark:text-red-100",
+    success: "border-emerald-300 bg-emerald-50 text-emerald-900 dark:border-emerald-800 dark:bg-emerald-950/60 dark:text-emerald-100",
+    info: "border-indigo-300 bg-indigo-50 text-indigo-900 dark:border-indigo-800 dark:bg-indigo-950/60 dark:text-indigo-100",
+  };
+  return (
+    <div role={notice.tone === "error" ? "alert" : "status"} className={`mb-4 rounded-lg border p-3 text-sm ${tones[notice.tone]}`}>
+      <p className="font-semibold">{notice.title}</p>
+      {notice.description ? <p className="mt-1">{notice.description}</p> : null}
+      {children}
+    </div>
+  );
+}
+
+export function SubmitButton({ children, pendingText, disabled }: { children: ReactNode; pendingText: string; disabled?: boolean }) {
+  const navigation = useNavigation();
+  const pending = navigation.state === "submitting";
+  return (
+    <button
+      type="submit"
+      disabled={pending || disabled}
+      className="w-full rounded-lg bg-indigo-600 px-4 py-2.5 font-semibold text-white hover:bg-indigo-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400 focus-visible:ring-offset-2 disabled:cursor-not-allowed disabled:opacity-60 dark:focus-visible:ring-offset-slate-900"
+    >
+      {pending ? pendingText : children}
+    </button>
+  );
+}
+
+export const linkClass =
+  "font-medium text-indigo-700 underline-offset-2 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 rounded dark:text-indigo-300";

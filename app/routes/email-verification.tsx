@@ -1,0 +1,82 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { publicOrigin, resendVerification, secondsUntilResend } from "~/features/auth/accounts.server";
+import { pendingEmailHeader, readPendingEmail } from "~/features/auth/pending-email.server";
+import { emailOnlySchema } from "~/features/auth/schemas";
+import { AuthCard, NoticeBox, SubmitButton, linkClass } from "~/features/auth/ui";
+import { secondsLeft } from "~/server/rate-limit.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Confirme seu email — Nika" }];
+
+/** Spec §4: the resend countdown restarts at 45 s, or at the server's wait plus 5 s. */
+const RESEND_COUNTDOWN_S = 45;
+const RATE_LIMIT_MARGIN_S = 5;
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const email = await readPendingEmail(context.cloudflare.env, request);
+  if (!email) throw redirect("/signup");
+  return { email, waitSeconds: await secondsUntilResend(context, email) };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  // The expired-link screen posts the address; otherwise it comes from the pending-email cookie.
+  const posted = emailOnlySchema.safeParse({ email: formData.get("email") ?? "" });
+  const email = posted.success ? posted.data.email : await readPendingEmail(context.cloudflare.env, request);
+  if (!email) throw redirect("/signup");
+
+  const outcome = await resendVerification(context, email, publicOrigin(context, request));
+  if (outcome.status === "rate_limited") {
+    const seconds = secondsLeft(outcome.retryAfterMs);
+    return data(
+      { error: `Por segurança, aguarde ${seconds} segundos antes de tentar novamente.`, waitSeconds: seconds + RATE_LIMIT_MARGIN_S },
+      { status: 429 },
+    );
+  }
+  return redirectWithToast(
+    "/email-verification",
+    { type: "success", title: "Email reenviado", description: "Confira sua caixa de entrada." },
+    { headers: { "Set-Cookie": await pendingEmailHeader(context.cloudflare.env, email) } },
+  );
+}
+
+export default function EmailVerification() {
+  const { email, waitSeconds } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const remaining = useCountdown(actionData?.waitSeconds ?? (waitSeconds > 0 ? waitSeconds : RESEND_COUNTDOWN_S), actionData ?? waitSeconds);
+
+  return (
+    <AuthCard title="Confirme seu email" subtitle={<>Enviamos um link de confirmação para <strong className="text-slate-900 dark:text-white">{email}</strong>.</>}>
+      <p className="mb-4 text-sm text-slate-700 dark:text-slate-300">
+        Abra o email e clique no link para ativar sua conta. Não encontrou? Verifique a caixa de spam.
+      </p>
+      {actionData?.error ? <NoticeBox notice={{ tone: "error", title: actionData.error }} /> : null}
+      <Form method="post">
+        <SubmitButton pendingText="Reenviando..." disabled={remaining > 0}>
+          {remaining > 0 ? `Reenviar email em ${remaining}s` : "Reenviar email"}
+        </SubmitButton>
+      </Form>
+      <p className="mt-6 text-center text-sm">
+        <Link className={linkClass} to="/signin">Voltar para o login</Link>
+      </p>
+    </AuthCard>
+  );
+}
+
+/**
+ * Seconds left before a resend is allowed. Counts only in the browser: the server render shows the
+ * button enabled (without JavaScript the server's 45 s limit is what answers).
+ */
+function useCountdown(startSeconds: number, restartKey: unknown) {
+  const [remaining, setRemaining] = useState(0);
+  useEffect(() => {
+    const endsAt = Date.now() + startSeconds * 1000;
+    const tick = () => setRemaining(Math.max(0, Math.ceil((endsAt - Date.now()) / 1000)));
+    tick();
+    const timer = setInterval(tick, 1000);
+    return () => clearInterval(timer);
+  }, [startSeconds, restartKey]);
+  return remaining;
+}

@@ -1,0 +1,47 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData } from "@remix-run/react";
+import { publicOrigin, requestPasswordReset } from "~/features/auth/accounts.server";
+import { emailOnlySchema } from "~/features/auth/schemas";
+import { AuthCard, Field, NoticeBox, SubmitButton, linkClass } from "~/features/auth/ui";
+
+export const meta: MetaFunction = () => [{ title: "Esqueci minha senha — Nika" }];
+
+const SAME_ANSWER =
+  "Se o email estiver cadastrado, você receberá em instantes um link para redefinir sua senha. Verifique também a caixa de spam.";
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: emailOnlySchema });
+  if (submission.status !== "success") return data({ result: submission.reply(), sent: false }, { status: 400 });
+  try {
+    await requestPasswordReset(context, submission.value.email, publicOrigin(context, request));
+  } catch (error) {
+    // Same answer on failure: the page must not reveal whether the address exists.
+    console.error("[forgot-password]", error);
+  }
+  return { result: submission.reply({ resetForm: true }), sent: true };
+}
+
+export default function ForgotPassword() {
+  const actionData = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(emailOnlySchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: emailOnlySchema }),
+  });
+  return (
+    <AuthCard title="Esqueceu a senha?" subtitle="Informe seu email e enviaremos um link para criar uma nova senha.">
+      {actionData?.sent ? <NoticeBox notice={{ tone: "success", title: "Verifique seu email", description: SAME_ANSWER }} /> : null}
+      <Form method="post" {...getFormProps(form)}>
+        <Field meta={fields.email} label="Email" type="email" autoComplete="email" inputMode="email" placeholder="seu@email.com" />
+        <SubmitButton pendingText="Enviando...">Enviar link de redefinição</SubmitButton>
+      </Form>
+      <p className="mt-6 text-center text-sm">
+        <Link className={linkClass} to="/signin">Voltar para o login</Link>
+      </p>
+    </AuthCard>
+  );
+}

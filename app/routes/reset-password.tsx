@@ -1,0 +1,84 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
+import { useEffect } from "react";
+import { isResetTokenValid, resetPassword } from "~/features/auth/accounts.server";
+import { resetPasswordSchema } from "~/features/auth/schemas";
+import { AuthCard, Field, NoticeBox, SubmitButton, linkClass } from "~/features/auth/ui";
+import { destroySession } from "~/server/auth.server";
+
+const INVALID_LINK = "Link de redefinição de senha inválido ou expirado. Solicite um novo link de redefinição.";
+const REDIRECT_DELAY_S = 2;
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: "Redefinir senha — Nika" },
+  ...(data?.state === "success" ? [{ httpEquiv: "refresh", content: `${REDIRECT_DELAY_S};url=/signin` } as const] : []),
+];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const params = new URL(request.url).searchParams;
+  if (params.get("done") === "1") return { state: "success" as const, token: "" };
+  const token = params.get("token") ?? "";
+  if (!token || !(await isResetTokenValid(context, token))) {
+    return data({ state: "error" as const, token: "" }, { status: 400 });
+  }
+  return { state: "ready" as const, token };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: resetPasswordSchema });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), error: null }, { status: 400 });
+  }
+  const changed = await resetPassword(context, submission.value.token, submission.value.password);
+  if (!changed) return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), error: INVALID_LINK }, { status: 400 });
+  // Every session of the user is gone (including this browser's): clear the cookie too.
+  return redirect("/reset-password?done=1", { headers: { "Set-Cookie": await destroySession(context, request) } });
+}
+
+export default function ResetPassword() {
+  const { state, token } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigate = useNavigate();
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(resetPasswordSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordSchema }),
+  });
+  useEffect(() => {
+    if (state !== "success") return;
+    const timer = setTimeout(() => navigate("/signin", { replace: true }), REDIRECT_DELAY_S * 1000);
+    return () => clearTimeout(timer);
+  }, [state, navigate]);
+
+  if (state === "success") {
+    return (
+      <AuthCard title="Senha redefinida!">
+        <NoticeBox notice={{ tone: "success", title: "Sua senha foi alterada com sucesso.", description: "Redirecionando para o login..." }} />
+        <Link className={linkClass} to="/signin">Ir para o login</Link>
+      </AuthCard>
+    );
+  }
+  if (state === "error") {
+    return (
+      <AuthCard title="Redefinir senha">
+        <NoticeBox notice={{ tone: "error", title: INVALID_LINK }} />
+        <Link className={linkClass} to="/forgot-password">Solicitar novo link</Link>
+      </AuthCard>
+    );
+  }
+  return (
+    <AuthCard title="Criar nova senha" subtitle="Use pelo menos 8 caracteres, com letras e números.">
+      {actionData?.error ? <NoticeBox notice={{ tone: "error", title: actionData.error }} /> : null}
+      <Form method="post" {...getFormProps(form)}>
+        <input type="hidden" name="token" value={token} />
+        <Field meta={fields.password} label="Nova senha" type="password" autoComplete="new-password" minLength={8} />
+        <Field meta={fields.confirmPassword} label="Confirmar nova senha" type="password" autoComplete="new-password" minLength={8} />
+        <SubmitButton pendingText="Salvando...">Redefinir senha</SubmitButton>
+      </Form>
+    </AuthCard>
+  );
+}

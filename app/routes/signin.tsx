@@ -1,0 +1,107 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { signinSchema } from "~/features/auth/schemas";
+import { pendingEmailHeader } from "~/features/auth/pending-email.server";
+import { AuthCard, Field, NoticeBox, SubmitButton, linkClass, type Notice } from "~/features/auth/ui";
+import {
+  createAuthenticator, createSession, InvalidCredentialsError, redirectIfSignedIn, safeRedirect,
+} from "~/server/auth.server";
+import { getFlags } from "~/server/flags.server";
+import { checkLimit, clearAttempts, LIMITS, minutesLeft, recordAttempt } from "~/server/rate-limit.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Entrar — Nika" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await redirectIfSignedIn(request, context);
+  const flags = await getFlags(context);
+  const redirectTo = new URL(request.url).searchParams.get("redirectTo");
+  return { redirectTo: safeRedirect(redirectTo, ""), googleEnabled: flags.enable_account_creation_on_signin };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const submission = parseWithZod(await request.clone().formData(), { schema: signinSchema });
+  if (submission.status !== "success") return data({ result: submission.reply(), notice: null }, { status: 400 });
+  const { email, redirectTo } = submission.value;
+  const reply = (notice: Notice, status: number, headers?: HeadersInit) =>
+    data({ result: submission.reply({ hideFields: ["password"] }), notice }, { status, headers });
+
+  const limit = await checkLimit(context.db, LIMITS.signin, email);
+  if (!limit.allowed) {
+    return reply(
+      { tone: "error", title: "Muitas tentativas", description: `Aguarde ${minutesLeft(limit.retryAfterMs)} minutos antes de tentar novamente.` },
+      429,
+    );
+  }
+
+  let user;
+  try {
+    user = await createAuthenticator(context).authenticate("form", request);
+  } catch (error) {
+    if (!(error instanceof InvalidCredentialsError)) throw error;
+    await recordAttempt(context.db, LIMITS.signin, email);
+    return reply({ tone: "error", title: "Email ou senha incorretos. Tente novamente." }, 401);
+  }
+
+  const flags = await getFlags(context);
+  if (flags.email_confirmation_required && !user.emailConfirmedAt) {
+    return reply(
+      { tone: "error", title: "Email não confirmado", description: "Verifique sua caixa de entrada e clique no link de confirmação que enviamos." },
+      403,
+      { "Set-Cookie": await pendingEmailHeader(context.cloudflare.env, email) },
+    );
+  }
+
+  await clearAttempts(context.db, LIMITS.signin, email);
+  const sessionCookie = await createSession(context, user.id, request);
+  return redirectWithToast(
+    safeRedirect(redirectTo),
+    { type: "success", title: "Login realizado com sucesso!" },
+    { headers: { "Set-Cookie": sessionCookie } },
+  );
+}
+
+export default function SignIn() {
+  const { redirectTo, googleEnabled } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(signinSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: signinSchema }),
+  });
+  const notice = actionData?.notice;
+
+  return (
+    <AuthCard title="Entrar" subtitle="Bem-vindo(a) de volta! Continue praticando seu inglês com a Nika.">
+      {notice ? (
+        <NoticeBox notice={notice}>
+          {notice.title === "Email não confirmado" ? (
+            <p className="mt-2">
+              <Link className={linkClass} to="/email-verification">Reenviar email de confirmação</Link>
+            </p>
+          ) : null}
+        </NoticeBox>
+      ) : null}
+      <Form method="post" {...getFormProps(form)}>
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <Field meta={fields.email} label="Email" type="email" autoComplete="email" inputMode="email" placeholder="seu@email.com" />
+        <Field meta={fields.password} label="Senha" type="password" autoComplete="current-password" placeholder="Sua senha" />
+        <p className="-mt-2 mb-4 text-right text-sm">
+          <Link className={linkClass} to="/forgot-password">Esqueceu a senha?</Link>
+        </p>
+        <SubmitButton pendingText="Entrando...">Entrar</SubmitButton>
+      </Form>
+      {googleEnabled ? (
+        // Google sign-in arrives with its own issue; its place is kept here.
+        <p className="mt-4 text-center text-xs text-slate-600 dark:text-slate-400">Login com Google em breve.</p>
+      ) : null}
+      <p className="mt-6 text-center text-sm text-slate-700 dark:text-slate-300">
+        Não tem uma conta? <Link className={linkClass} to="/signup">Criar conta</Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,8 @@
+import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
+import { destroySession } from "~/server/auth.server";
+
+export const loader = () => redirect("/");
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  return redirect("/signin", { headers: { "Set-Cookie": await destroySession(context, request) } });
+}

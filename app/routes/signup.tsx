@@ -1,0 +1,132 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { publicOrigin, signUp } from "~/features/auth/accounts.server";
+import { pendingEmailHeader } from "~/features/auth/pending-email.server";
+import { signupSchema } from "~/features/auth/schemas";
+import { AuthCard, Field, NoticeBox, SubmitButton, linkClass, type Notice } from "~/features/auth/ui";
+import { createSession, redirectIfSignedIn } from "~/server/auth.server";
+import { getFlags } from "~/server/flags.server";
+import { minutesLeft } from "~/server/rate-limit.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Criar conta — Nika" }];
+
+const SIGNUP_DISABLED: Notice = {
+  tone: "info",
+  title: "Cadastro temporariamente indisponível",
+  description: "A criação de novas contas está desativada no momento. Tente novamente mais tarde.",
+};
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await redirectIfSignedIn(request, context);
+  const flags = await getFlags(context);
+  return { signupEnabled: flags.signup_enabled };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: signupSchema });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), notice: null, emailExists: false }, { status: 400 });
+  }
+  const reply = (status: number, notice: Notice, emailExists = false) =>
+    data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), notice, emailExists }, { status });
+
+  const { name, email, whatsapp, password } = submission.value;
+  const outcome = await signUp(context, { name, email, whatsapp, password }, publicOrigin(context, request));
+  switch (outcome.status) {
+    case "disabled":
+      return reply(403, SIGNUP_DISABLED);
+    case "rate_limited":
+      return reply(429, {
+        tone: "error",
+        title: `Aguarde ${minutesLeft(outcome.retryAfterMs)} minutos antes de tentar criar outra conta.`,
+      });
+    case "email_exists":
+      return reply(409, { tone: "error", title: "Email já cadastrado" }, true);
+    case "created":
+      if (outcome.emailConfirmationRequired) {
+        throw redirect("/email-verification", {
+          headers: { "Set-Cookie": await pendingEmailHeader(context.cloudflare.env, email) },
+        });
+      }
+      return redirectWithToast(
+        "/",
+        { type: "success", title: "Conta criada com sucesso!" },
+        { headers: { "Set-Cookie": await createSession(context, outcome.userId, request) } },
+      );
+  }
+}
+
+export default function SignUp() {
+  const { signupEnabled } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(signupSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: signupSchema }),
+  });
+  const askToSignIn = useDelayedFlag(Boolean(actionData?.emailExists), 1500);
+  const navigate = useNavigate();
+
+  if (!signupEnabled) {
+    return (
+      <AuthCard title="Criar conta">
+        <NoticeBox notice={SIGNUP_DISABLED} />
+        <Link className={linkClass} to="/signin">Voltar para o login</Link>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard title="Criar conta" subtitle="Comece a aprender inglês com a Nika hoje mesmo.">
+      {actionData?.notice ? (
+        <NoticeBox notice={actionData.notice}>
+          {actionData.emailExists ? (
+            <p className="mt-2">
+              <Link className={linkClass} to="/signin">Ir para o login</Link>
+            </p>
+          ) : null}
+        </NoticeBox>
+      ) : null}
+      {askToSignIn ? (
+        <div role="dialog" aria-labelledby="go-signin-title" className="mb-4 rounded-lg border border-indigo-300 p-3 dark:border-indigo-700">
+          <p id="go-signin-title" className="text-sm font-medium">Este email já tem uma conta. Deseja ir para o login?</p>
+          <button type="button" onClick={() => navigate("/signin")} className="mt-2 rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-semibold text-white">
+            Ir para o login
+          </button>
+        </div>
+      ) : null}
+      <Form method="post" {...getFormProps(form)}>
+        <Field meta={fields.name} label="Nome" autoComplete="name" placeholder="Seu nome" maxLength={100} />
+        <Field meta={fields.email} label="Email" type="email" autoComplete="email" inputMode="email" placeholder="seu@email.com" />
+        <Field meta={fields.whatsapp} label="WhatsApp" type="tel" autoComplete="tel" inputMode="tel" placeholder="+55 11 99999-9999" />
+        <Field meta={fields.password} label="Senha" type="password" autoComplete="new-password" placeholder="Mínimo 6 caracteres" minLength={6} />
+        <Field meta={fields.confirmPassword} label="Confirmar senha" type="password" autoComplete="new-password" placeholder="Repita a senha" minLength={6} />
+        <p className="-mt-2 mb-4 text-xs text-slate-600 dark:text-slate-400">
+          Use 8 ou mais caracteres com letras maiúsculas, minúsculas e números.
+        </p>
+        <SubmitButton pendingText="Criando conta...">Criar conta</SubmitButton>
+      </Form>
+      <p className="mt-6 text-center text-sm text-slate-700 dark:text-slate-300">
+        Já tem uma conta? <Link className={linkClass} to="/signin">Entrar</Link>
+      </p>
+    </AuthCard>
+  );
+}
+
+/** True `delayMs` after `active` became true (spec: ask about the login 1.5 s after "Email já cadastrado"). */
+function useDelayedFlag(active: boolean, delayMs: number) {
+  const [on, setOn] = useState(false);
+  useEffect(() => {
+    setOn(false);
+    if (!active) return;
+    const timer = setTimeout(() => setOn(true), delayMs);
+    return () => clearTimeout(timer);
+  }, [active, delayMs]);
+  return on;
+}

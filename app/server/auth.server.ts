@@ -1,0 +1,240 @@
+// Authentication: database sessions behind a signed httpOnly cookie, the remix-auth authenticator
+// (form strategy now, Google later), guards for loaders/actions, and single-use e-mail tokens.
+import { createCookie, data, redirect, type AppLoadContext } from "@remix-run/cloudflare";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { Authenticator } from "remix-auth";
+import { FormStrategy } from "remix-auth-form";
+import { creditPeriod, monthlyAllowance, renewCreditsIfDue } from "./credits.server";
+import type { DbOrTx } from "./db.server";
+import { isProduction, type Env } from "./env";
+import { randomToken, sha256Hex, verifyPassword } from "./password";
+import { authTokens, passwordCredentials, sessions, users, type User } from "./schema";
+
+const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
+/** Sliding expiry and last-seen are written at most this often, not on every request. */
+const TOUCH_EVERY_MS = 60 * 60_000;
+
+export type SessionUser = Omit<User, "createdAt" | "updatedAt"> & { isAdmin: boolean; sessionId: string };
+
+function sessionCookie(env: Pick<Env, "SESSION_SECRET" | "APP_ENV">) {
+  return createCookie("nika_session", {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: isProduction(env),
+    secrets: [env.SESSION_SECRET],
+    maxAge: SESSION_TTL_MS / 1000,
+  });
+}
+
+// ——— sessions ———
+
+/** Creates a session row and returns the Set-Cookie header value. */
+export async function createSession(context: AppLoadContext, userId: string, request: Request): Promise<string> {
+  const token = randomToken();
+  await context.db.insert(sessions).values({
+    id: await sha256Hex(token),
+    userId,
+    userAgent: request.headers.get("User-Agent")?.slice(0, 300) ?? null,
+    expiresAt: new Date(Date.now() + SESSION_TTL_MS),
+  });
+  return sessionCookie(context.cloudflare.env).serialize(token);
+}
+
+async function sessionIdFrom(request: Request, env: Env): Promise<string | null> {
+  const token = await sessionCookie(env).parse(request.headers.get("Cookie"));
+  return typeof token === "string" && token.length > 0 ? sha256Hex(token) : null;
+}
+
+/** Ends the current session (if any) and returns the header that clears the cookie. */
+export async function destroySession(context: AppLoadContext, request: Request): Promise<string> {
+  const sessionId = await sessionIdFrom(request, context.cloudflare.env);
+  // A session that is already gone (or a failing delete) still ends in a signed-out browser.
+  if (sessionId) await context.db.delete(sessions).where(eq(sessions.id, sessionId)).catch((error) => console.error(error));
+  return sessionCookie(context.cloudflare.env).serialize("", { maxAge: 0 });
+}
+
+export async function destroyAllSessions(db: DbOrTx, userId: string) {
+  await db.delete(sessions).where(eq(sessions.userId, userId));
+}
+
+/** The signed-in user of this request, or null. Computed once per request. */
+export function getSessionUser(request: Request, context: AppLoadContext): Promise<SessionUser | null> {
+  const cached = context.memo.get("sessionUser") as Promise<SessionUser | null> | undefined;
+  if (cached) return cached;
+  const loading = loadSessionUser(request, context);
+  context.memo.set("sessionUser", loading);
+  return loading;
+}
+
+async function loadSessionUser(request: Request, context: AppLoadContext): Promise<SessionUser | null> {
+  const env = context.cloudflare.env;
+  const sessionId = await sessionIdFrom(request, env);
+  if (!sessionId) return null;
+  const now = new Date();
+  const [row] = await context.db
+    .select({
+      user: users,
+      lastSeenAt: sessions.lastSeenAt,
+      isAdmin: sql<boolean>`exists (select 1 from user_roles r where r.user_id = ${users.id} and r.role = 'admin')`,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, sessionId), gt(sessions.expiresAt, now)));
+  if (!row) return null;
+
+  const { createdAt: _c, updatedAt: _u, ...user } = row.user;
+  const sessionUser: SessionUser = { ...user, isAdmin: Boolean(row.isAdmin), sessionId };
+
+  if (user.creditsPeriod !== creditPeriod(now)) {
+    const balance = await renewCreditsIfDue(context.db, user.id, monthlyAllowance(env), now);
+    if (balance !== null) sessionUser.monthlyCredits = balance;
+  }
+  if (now.getTime() - new Date(row.lastSeenAt).getTime() > TOUCH_EVERY_MS) {
+    await context.db
+      .update(sessions)
+      .set({ lastSeenAt: now, expiresAt: new Date(now.getTime() + SESSION_TTL_MS) })
+      .where(eq(sessions.id, sessionId));
+    await context.db.update(users).set({ lastSeenAt: now }).where(eq(users.id, user.id));
+  }
+  return sessionUser;
+}
+
+// ——— guards ———
+
+/** Relative path + query of the request, to come back to after signing in. */
+function returnPath(request: Request) {
+  const url = new URL(request.url);
+  return url.pathname + url.search;
+}
+
+/** Only same-site relative paths are followed after sign-in. */
+export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
+  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
+  return to;
+}
+
+/** Signed in and not blocked, or a redirect: anonymous → /signin (keeping the target), blocked → /blocked. */
+export async function requireUser(request: Request, context: AppLoadContext): Promise<SessionUser> {
+  const user = await getSessionUser(request, context);
+  if (!user) {
+    const target = returnPath(request);
+    throw redirect(target === "/" ? "/signin" : `/signin?redirectTo=${encodeURIComponent(target)}`);
+  }
+  if (user.accountType === "blocked") throw redirect("/blocked");
+  return user;
+}
+
+/** Admins only: other users are sent to / from pages and get a 403 from actions. */
+export async function requireAdmin(request: Request, context: AppLoadContext): Promise<SessionUser> {
+  const user = await requireUser(request, context);
+  if (!user.isAdmin) {
+    if (request.method === "GET" || request.method === "HEAD") throw redirect("/");
+    throw data({ error: "Acesso restrito a administradores." }, { status: 403 });
+  }
+  return user;
+}
+
+/** For public auth pages: a signed-in user goes home instead. */
+export async function redirectIfSignedIn(request: Request, context: AppLoadContext) {
+  const user = await getSessionUser(request, context);
+  if (user) throw redirect(user.accountType === "blocked" ? "/blocked" : "/");
+}
+
+// ——— credentials (remix-auth) ———
+
+export class InvalidCredentialsError extends Error {
+  constructor() {
+    super("invalid_credentials");
+  }
+}
+
+export type AuthenticatedUser = Pick<User, "id" | "email" | "emailConfirmedAt" | "accountType">;
+
+export async function verifyCredentials(db: DbOrTx, email: string, password: string): Promise<AuthenticatedUser> {
+  const [row] = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      emailConfirmedAt: users.emailConfirmedAt,
+      accountType: users.accountType,
+      passwordHash: passwordCredentials.passwordHash,
+    })
+    .from(users)
+    .innerJoin(passwordCredentials, eq(passwordCredentials.userId, users.id))
+    .where(eq(users.email, email));
+  // Hash even when the user does not exist, so timing does not reveal registered e-mails.
+  const ok = await verifyPassword(password, row?.passwordHash ?? DUMMY_HASH);
+  if (!row || !ok) throw new InvalidCredentialsError();
+  const { passwordHash: _p, ...user } = row;
+  return user;
+}
+const DUMMY_HASH = "pbkdf2-sha256$100000$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
+
+/** One authenticator per request: strategies need this request's database. */
+export function createAuthenticator(context: AppLoadContext) {
+  const authenticator = new Authenticator<AuthenticatedUser>();
+  authenticator.use(
+    new FormStrategy(async ({ form }) => {
+      const email = String(form.get("email") ?? "").trim().toLowerCase();
+      const password = String(form.get("password") ?? "");
+      return verifyCredentials(context.db, email, password);
+    }),
+    "form",
+  );
+  // Google sign-in (enable_account_creation_on_signin) plugs in here with @coji/remix-auth-google.
+  return authenticator;
+}
+
+// ——— single-use e-mail tokens ———
+
+export type TokenPurpose = "email_verification" | "password_reset" | "email_change";
+export const TOKEN_TTL_MS: Record<TokenPurpose, number> = {
+  email_verification: 24 * 60 * 60_000,
+  password_reset: 60 * 60_000,
+  email_change: 24 * 60 * 60_000,
+};
+
+/** Issues a token (only its hash is stored) and invalidates older unused ones of the same purpose. */
+export async function issueToken(db: DbOrTx, userId: string, purpose: TokenPurpose, newEmail?: string) {
+  const token = randomToken();
+  await db
+    .update(authTokens)
+    .set({ usedAt: new Date() })
+    .where(and(eq(authTokens.userId, userId), eq(authTokens.purpose, purpose), isNull(authTokens.usedAt)));
+  await db.insert(authTokens).values({
+    tokenHash: await sha256Hex(token),
+    userId,
+    purpose,
+    newEmail: newEmail ?? null,
+    expiresAt: new Date(Date.now() + TOKEN_TTL_MS[purpose]),
+  });
+  return token;
+}
+
+export type TokenLookup =
+  | { status: "valid"; userId: string; newEmail: string | null; tokenId: number }
+  | { status: "expired"; userId: string }
+  | { status: "used"; userId: string }
+  | { status: "invalid" };
+
+export async function findToken(db: DbOrTx, token: string, purpose: TokenPurpose, now = new Date()): Promise<TokenLookup> {
+  const [row] = await db
+    .select()
+    .from(authTokens)
+    .where(and(eq(authTokens.tokenHash, await sha256Hex(token)), eq(authTokens.purpose, purpose)));
+  if (!row) return { status: "invalid" };
+  if (row.usedAt) return { status: "used", userId: row.userId };
+  if (row.expiresAt.getTime() <= now.getTime()) return { status: "expired", userId: row.userId };
+  return { status: "valid", userId: row.userId, newEmail: row.newEmail, tokenId: row.id };
+}
+
+/** Marks a token used; false if another request used it first. */
+export async function consumeToken(db: DbOrTx, tokenId: number): Promise<boolean> {
+  const used = await db
+    .update(authTokens)
+    .set({ usedAt: new Date() })
+    .where(and(eq(authTokens.id, tokenId), isNull(authTokens.usedAt)))
+    .returning({ id: authTokens.id });
+  return used.length === 1;
+}

@@ -1,0 +1,107 @@
+// Credits: a balance on users.monthly_credits plus an append-only ledger. Every change is one SQL
+// statement (balance update and ledger insert in the same CTE), so concurrent requests can never
+// overspend or lose an update. Never read-modify-write in JS.
+import { sql } from "drizzle-orm";
+import type { DbOrTx } from "./db.server";
+import type { Env } from "./env";
+
+export const DEFAULT_MONTHLY_CREDITS = 50;
+const SAO_PAULO = "America/Sao_Paulo";
+
+export function monthlyAllowance(env: Pick<Env, "MONTHLY_CREDITS">): number {
+  const value = Number.parseInt(env.MONTHLY_CREDITS ?? "", 10);
+  return Number.isFinite(value) && value >= 0 ? value : DEFAULT_MONTHLY_CREDITS;
+}
+
+/** The credit period (YYYY-MM) that `now` falls in, on the São Paulo calendar. */
+export function creditPeriod(now: Date): string {
+  const parts = new Intl.DateTimeFormat("en-CA", { timeZone: SAO_PAULO, year: "numeric", month: "2-digit" })
+    .formatToParts(now);
+  const year = parts.find((p) => p.type === "year")!.value;
+  const month = parts.find((p) => p.type === "month")!.value;
+  return `${year}-${month}`;
+}
+
+type Row = Record<string, unknown>;
+const rowsOf = (result: unknown): Row[] =>
+  Array.isArray(result) ? (result as Row[]) : ((result as { rows?: Row[] }).rows ?? []);
+
+export type SpendResult = { ok: true; balance: number } | { ok: false; balance: number | null };
+
+/** Takes `amount` credits if — and only if — the balance covers them. */
+export async function spendCredits(db: DbOrTx, userId: string, amount: number, reason: string): Promise<SpendResult> {
+  if (!Number.isInteger(amount) || amount <= 0) throw new Error("amount must be a positive integer");
+  const result = await db.execute(sql`
+    with spent as (
+      update users set monthly_credits = monthly_credits - ${amount}, updated_at = now()
+      where id = ${userId} and monthly_credits >= ${amount}
+      returning id, monthly_credits
+    ), ledger as (
+      insert into credit_ledger (user_id, delta, balance_after, reason)
+      select id, ${-amount}, monthly_credits, ${reason} from spent
+    )
+    select monthly_credits as balance from spent`);
+  const row = rowsOf(result)[0];
+  if (row) return { ok: true, balance: Number(row.balance) };
+  return { ok: false, balance: await getBalance(db, userId) };
+}
+
+/** Gives credits back (e.g. the AI provider failed after the spend). */
+export async function refundCredits(db: DbOrTx, userId: string, amount: number, reason: string): Promise<number> {
+  const result = await db.execute(sql`
+    with refunded as (
+      update users set monthly_credits = monthly_credits + ${amount}, updated_at = now()
+      where id = ${userId} returning id, monthly_credits
+    ), ledger as (
+      insert into credit_ledger (user_id, delta, balance_after, reason)
+      select id, ${amount}, monthly_credits, ${reason} from refunded
+    )
+    select monthly_credits as balance from refunded`);
+  return Number(rowsOf(result)[0]?.balance ?? 0);
+}
+
+export async function getBalance(db: DbOrTx, userId: string): Promise<number | null> {
+  const result = await db.execute(sql`select monthly_credits from users where id = ${userId}`);
+  const row = rowsOf(result)[0];
+  return row ? Number(row.monthly_credits) : null;
+}
+
+/**
+ * Resets the balance to the monthly allowance when the user was last renewed in an earlier São Paulo
+ * month. Idempotent: a second call in the same month changes nothing. Returns the new balance, or
+ * null when no renewal was due.
+ */
+export async function renewCreditsIfDue(db: DbOrTx, userId: string, allowance: number, now: Date) {
+  const period = creditPeriod(now);
+  const result = await db.execute(sql`
+    with old as (select id, monthly_credits from users where id = ${userId} for update),
+    renewed as (
+      update users u set monthly_credits = ${allowance}, credits_period = ${period}, updated_at = now()
+      from old where u.id = old.id and u.credits_period is distinct from ${period}
+      returning u.id, u.monthly_credits, old.monthly_credits as previous
+    ), ledger as (
+      insert into credit_ledger (user_id, delta, balance_after, reason)
+      select id, monthly_credits - previous, monthly_credits, ${"monthly_renewal:" + period} from renewed
+    )
+    select monthly_credits as balance from renewed`);
+  const row = rowsOf(result)[0];
+  return row ? Number(row.balance) : null;
+}
+
+/** The cron trigger's job: renew every user not yet renewed this month. Returns how many were. */
+export async function renewAllCredits(db: DbOrTx, allowance: number, now: Date): Promise<number> {
+  const period = creditPeriod(now);
+  const result = await db.execute(sql`
+    with old as (
+      select id, monthly_credits from users where credits_period is distinct from ${period} for update
+    ), renewed as (
+      update users u set monthly_credits = ${allowance}, credits_period = ${period}, updated_at = now()
+      from old where u.id = old.id
+      returning u.id, u.monthly_credits, old.monthly_credits as previous
+    ), ledger as (
+      insert into credit_ledger (user_id, delta, balance_after, reason)
+      select id, monthly_credits - previous, monthly_credits, ${"monthly_renewal:" + period} from renewed
+    )
+    select count(*)::int as renewed from renewed`);
+  return Number(rowsOf(result)[0]?.renewed ?? 0);
+}

@@ -1,0 +1,44 @@
+// Attempt limiter backed by the rate_limit_attempts table, so limits hold across worker isolates.
+import { and, count, eq, gt, lt, min } from "drizzle-orm";
+import type { DbOrTx } from "./db.server";
+import { rateLimitAttempts } from "./schema";
+
+export type Limit = { bucket: string; max: number; windowMs: number };
+
+export const LIMITS = {
+  signin: { bucket: "signin", max: 5, windowMs: 15 * 60_000 },
+  signup: { bucket: "signup", max: 3, windowMs: 60 * 60_000 },
+  verificationResend: { bucket: "verification_resend", max: 1, windowMs: 45_000 },
+  passwordReset: { bucket: "password_reset", max: 3, windowMs: 15 * 60_000 },
+} satisfies Record<string, Limit>;
+
+export type LimitState = { allowed: true } | { allowed: false; retryAfterMs: number };
+
+export async function checkLimit(db: DbOrTx, limit: Limit, subject: string, now = new Date()): Promise<LimitState> {
+  const since = new Date(now.getTime() - limit.windowMs);
+  const [row] = await db
+    .select({ attempts: count(), oldest: min(rateLimitAttempts.createdAt) })
+    .from(rateLimitAttempts)
+    .where(
+      and(eq(rateLimitAttempts.bucket, limit.bucket), eq(rateLimitAttempts.subject, subject), gt(rateLimitAttempts.createdAt, since)),
+    );
+  if (!row || row.attempts < limit.max || !row.oldest) return { allowed: true };
+  const retryAfterMs = Math.max(1000, new Date(row.oldest).getTime() + limit.windowMs - now.getTime());
+  return { allowed: false, retryAfterMs };
+}
+
+export async function recordAttempt(db: DbOrTx, limit: Limit, subject: string, now = new Date()) {
+  await db.insert(rateLimitAttempts).values({ bucket: limit.bucket, subject, createdAt: now });
+}
+
+export async function clearAttempts(db: DbOrTx, limit: Limit, subject: string) {
+  await db.delete(rateLimitAttempts).where(and(eq(rateLimitAttempts.bucket, limit.bucket), eq(rateLimitAttempts.subject, subject)));
+}
+
+/** Housekeeping: attempts older than a day are useless to every limit. */
+export async function pruneAttempts(db: DbOrTx, now = new Date()) {
+  await db.delete(rateLimitAttempts).where(lt(rateLimitAttempts.createdAt, new Date(now.getTime() - 86_400_000)));
+}
+
+export const minutesLeft = (ms: number) => Math.max(1, Math.ceil(ms / 60_000));
+export const secondsLeft = (ms: number) => Math.max(1, Math.ceil(ms / 1000));

@@ -1,0 +1,272 @@
+// The whole data model (spec §3) plus the server-side tables. Migrations are generated from this file
+// with `npm run db:generate` and committed under migrations/.
+import { sql } from "drizzle-orm";
+import {
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  type AnyPgColumn,
+} from "drizzle-orm/pg-core";
+
+const timestamps = {
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+};
+
+export const users = pgTable(
+  "users",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    phoneNumber: text("phone_number"),
+    emailConfirmedAt: timestamp("email_confirmed_at", { withTimezone: true }),
+    /** Pending e-mail change, confirmed through an email_change token. */
+    newEmail: text("new_email"),
+    accountType: text("account_type", { enum: ["free", "blocked"] }).notNull().default("free"),
+    monthlyCredits: integer("monthly_credits").notNull().default(0),
+    /** The São Paulo month (YYYY-MM) the credits were last renewed for. */
+    creditsPeriod: text("credits_period"),
+    conversationsStarted: integer("conversations_started").notNull().default(0),
+    flashcardsPlayed: integer("flashcards_played").notNull().default(0),
+    lessonsWatched: integer("lessons_watched").notNull().default(0),
+    modulesCompleted: integer("modules_completed").notNull().default(0),
+    courseCompletion: integer("course_completion").notNull().default(0),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("users_email_unique").on(t.email),
+    check("users_credits_non_negative", sql`${t.monthlyCredits} >= 0`),
+    check("users_course_completion_range", sql`${t.courseCompletion} between 0 and 100`),
+  ],
+);
+
+export const userRoles = pgTable(
+  "user_roles",
+  {
+    id: serial("id").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ["admin"] }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("user_roles_user_role_unique").on(t.userId, t.role)],
+);
+
+export const appConfig = pgTable("app_config", {
+  id: serial("id").primaryKey(),
+  configKey: text("config_key").notNull().unique(),
+  configValue: boolean("config_value").notNull(),
+  /** Only for non-boolean keys (app_name). */
+  textValue: text("text_value"),
+  description: text("description").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export type DownloadableMaterial = {
+  title: string;
+  type: string;
+  size: string;
+  url: string;
+  uploadedAt: string;
+};
+
+export const modules = pgTable(
+  "modules",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    title: text("title").notNull(),
+    description: text("description"),
+    orderIndex: integer("order_index").notNull().default(0),
+    imageUrl: text("image_url"),
+    bannerUrl: text("banner_url"),
+    bannerTitle: text("banner_title"),
+    bannerSubtitle: text("banner_subtitle"),
+    available: text("available", { enum: ["yes", "no"] }).notNull().default("yes"),
+    ...timestamps,
+  },
+  (t) => [index("modules_order_idx").on(t.orderIndex)],
+);
+
+export const lessons = pgTable(
+  "lessons",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    moduleId: uuid("module_id")
+      .notNull()
+      .references(() => modules.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    description: text("description"),
+    videoUrl: text("video_url"),
+    iframe: text("iframe"),
+    thumbnailUrl: text("thumbnail_url"),
+    durationSeconds: integer("duration_seconds").notNull().default(0),
+    orderIndex: integer("order_index").notNull().default(0),
+    downloadableMaterials: jsonb("downloadable_materials")
+      .$type<DownloadableMaterial[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    ...timestamps,
+  },
+  (t) => [index("lessons_module_order_idx").on(t.moduleId, t.orderIndex)],
+);
+
+export const siteBanners = pgTable("site_banners", {
+  id: serial("id").primaryKey(),
+  section: text("section").notNull(),
+  title: text("title"),
+  subtitle: text("subtitle"),
+  backgroundImageUrl: text("background_image_url"),
+  backgroundGradient: text("background_gradient"),
+  isActive: boolean("is_active").notNull().default(false),
+  ...timestamps,
+});
+
+export const userLessonProgress = pgTable(
+  "user_lesson_progress",
+  {
+    id: serial("id").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    lessonId: uuid("lesson_id")
+      .notNull()
+      .references(() => lessons.id, { onDelete: "cascade" }),
+    completed: boolean("completed").notNull().default(false),
+    completedAt: timestamp("completed_at", { withTimezone: true }),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("user_lesson_progress_unique").on(t.userId, t.lessonId)],
+);
+
+export const lessonComments = pgTable(
+  "lesson_comments",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    lessonId: uuid("lesson_id")
+      .notNull()
+      .references(() => lessons.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    content: text("content").notNull(),
+    parentId: uuid("parent_id").references((): AnyPgColumn => lessonComments.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("lesson_comments_lesson_created_idx").on(t.lessonId, t.createdAt)],
+);
+
+// ——— server-side tables ———
+
+export const passwordCredentials = pgTable("password_credentials", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  /** `pbkdf2-sha256$<iterations>$<salt b64>$<hash b64>` */
+  passwordHash: text("password_hash").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    /** SHA-256 of the token in the cookie; the token itself is never stored. */
+    id: text("id").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    userAgent: text("user_agent"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+export const authTokens = pgTable(
+  "auth_tokens",
+  {
+    id: serial("id").primaryKey(),
+    /** SHA-256 of the single-use token sent by e-mail. */
+    tokenHash: text("token_hash").notNull().unique(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    purpose: text("purpose", { enum: ["email_verification", "password_reset", "email_change"] }).notNull(),
+    newEmail: text("new_email"),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("auth_tokens_user_purpose_idx").on(t.userId, t.purpose)],
+);
+
+export const rateLimitAttempts = pgTable(
+  "rate_limit_attempts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    bucket: text("bucket").notNull(),
+    subject: text("subject").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("rate_limit_lookup_idx").on(t.bucket, t.subject, t.createdAt)],
+);
+
+export const mailOutbox = pgTable(
+  "mail_outbox",
+  {
+    id: serial("id").primaryKey(),
+    toAddress: text("to_address").notNull(),
+    subject: text("subject").notNull(),
+    textBody: text("text_body").notNull(),
+    htmlBody: text("html_body").notNull(),
+    kind: text("kind").notNull(),
+    /** sent | failed | not_configured (no mail API: kept only here, readable at /dev/mailbox) */
+    status: text("status").notNull(),
+    providerMessageId: text("provider_message_id"),
+    error: text("error"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("mail_outbox_to_idx").on(t.toAddress, t.createdAt)],
+);
+
+export const creditLedger = pgTable(
+  "credit_ledger",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    delta: integer("delta").notNull(),
+    balanceAfter: integer("balance_after").notNull(),
+    reason: text("reason").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("credit_ledger_user_idx").on(t.userId, t.createdAt)],
+);
+
+export const clientErrorReports = pgTable("client_error_reports", {
+  id: bigserial("id", { mode: "number" }).primaryKey(),
+  userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+  name: text("name").notNull(),
+  message: text("message").notNull(),
+  stack: text("stack"),
+  context: jsonb("context"),
+  url: text("url"),
+  userAgent: text("user_agent"),
+  reportedAt: timestamp("reported_at", { withTimezone: true }),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export type User = typeof users.$inferSelect;

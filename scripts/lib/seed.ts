@@ -1,0 +1,116 @@
+// Development seed: runs once on a new database (never in production). Two accounts, the flags the
+// local journey needs, three modules with lessons and an active courses banner.
+import { eq, sql } from "drizzle-orm";
+import type { Database } from "../../app/server/db.server";
+import { creditPeriod } from "../../app/server/credits.server";
+import { hashPassword } from "../../app/server/password";
+import {
+  appConfig, creditLedger, lessons, modules, passwordCredentials, siteBanners, userRoles, users,
+} from "../../app/server/schema";
+
+export const DEV_ACCOUNTS = {
+  admin: { email: "admin@nika.local", password: "NikaAdmin123", name: "Admin Nika" },
+  learner: { email: "aluno@nika.local", password: "NikaAluno123", name: "Aluno Nika" },
+} as const;
+
+const SEED_MODULES = [
+  {
+    title: "Boas-vindas ao Teacher FLIX",
+    description: "Conheça a plataforma, a Nika e como estudar inglês todos os dias.",
+    orderIndex: 0,
+    available: "yes" as const,
+    lessons: [
+      { title: "Como funciona o Teacher FLIX", minutes: 4, video: "https://www.youtube.com/watch?v=dQw4w9WgXcQ" },
+      { title: "Montando sua rotina de estudos", minutes: 6, video: "https://vimeo.com/76979871" },
+    ],
+  },
+  {
+    title: "Primeiros Passos no Inglês",
+    description: "Cumprimentos, apresentações e as frases que você usa todo dia.",
+    orderIndex: 1,
+    available: "yes" as const,
+    lessons: [
+      { title: "Greetings: Hello, Hi e Good morning", minutes: 8, video: "https://www.youtube.com/watch?v=aqz-KE-bpKQ" },
+      { title: "Apresentando-se: My name is...", minutes: 7, video: "https://www.youtube.com/watch?v=ScMzIvxBSi4" },
+      { title: "Números de 1 a 20", minutes: 9, video: "https://www.youtube.com/watch?v=LXb3EKWsInQ" },
+    ],
+  },
+  {
+    title: "Inglês para Viagens",
+    description: "Aeroporto, hotel e restaurante: o inglês que salva a sua viagem.",
+    orderIndex: 2,
+    available: "no" as const,
+    lessons: [
+      { title: "No aeroporto", minutes: 10, video: "https://www.youtube.com/watch?v=jNQXAC9IVRw" },
+      { title: "Fazendo check-in no hotel", minutes: 8, video: "https://www.youtube.com/watch?v=9bZkp7q19f0" },
+    ],
+  },
+];
+
+export type SeedOptions = { allowance: number; now?: Date; emailConfirmationRequired?: boolean };
+
+/** Seeds once; returns false when the database already has the development accounts. */
+export async function seedDevelopment(db: Database, options: SeedOptions): Promise<boolean> {
+  const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, DEV_ACCOUNTS.admin.email));
+  if (existing) return false;
+  const now = options.now ?? new Date();
+
+  await db.transaction(async (tx) => {
+    for (const [kind, account] of Object.entries(DEV_ACCOUNTS)) {
+      const [user] = await tx
+        .insert(users)
+        .values({
+          name: account.name,
+          email: account.email,
+          phoneNumber: "+55 11 90000-0000",
+          emailConfirmedAt: now,
+          monthlyCredits: options.allowance,
+          creditsPeriod: creditPeriod(now),
+        })
+        .returning({ id: users.id });
+      await tx.insert(passwordCredentials).values({ userId: user!.id, passwordHash: await hashPassword(account.password) });
+      await tx.insert(creditLedger).values({
+        userId: user!.id, delta: options.allowance, balanceAfter: options.allowance, reason: "seed",
+      });
+      if (kind === "admin") await tx.insert(userRoles).values({ userId: user!.id, role: "admin" });
+    }
+
+    for (const seedModule of SEED_MODULES) {
+      const [created] = await tx
+        .insert(modules)
+        .values({
+          title: seedModule.title,
+          description: seedModule.description,
+          orderIndex: seedModule.orderIndex,
+          available: seedModule.available,
+        })
+        .returning({ id: modules.id });
+      await tx.insert(lessons).values(
+        seedModule.lessons.map((lesson, index) => ({
+          moduleId: created!.id,
+          title: lesson.title,
+          description: `${lesson.title}: aula ${index + 1} do módulo ${seedModule.orderIndex}.`,
+          videoUrl: lesson.video,
+          durationSeconds: lesson.minutes * 60,
+          orderIndex: index + 1,
+        })),
+      );
+    }
+
+    await tx.insert(siteBanners).values({
+      section: "courses",
+      title: "Teacher FLIX",
+      subtitle: "Aulas curtas para aprender inglês de verdade || No seu ritmo, em qualquer lugar",
+      backgroundGradient: "linear-gradient(135deg, #312e81 0%, #6d28d9 55%, #be185d 100%)",
+      isActive: true,
+    });
+
+    if (options.emailConfirmationRequired !== undefined) {
+      await tx
+        .update(appConfig)
+        .set({ configValue: options.emailConfirmationRequired, updatedAt: sql`now()` })
+        .where(eq(appConfig.configKey, "email_confirmation_required"));
+    }
+  });
+  return true;
+}

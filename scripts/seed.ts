@@ -1,0 +1,23 @@
+// `npm run db:seed`: the development seed, once per database. Refuses to run in production.
+import { DEV_ACCOUNTS, seedDevelopment } from "./lib/seed";
+import { connect, loadEnv } from "./lib/node-db";
+import type { Database } from "../app/server/db.server";
+
+const env = loadEnv();
+if (env.APP_ENV === "production") {
+  console.error("[seed] refusing to seed a production database");
+  process.exit(1);
+}
+const { pool, db } = connect(env);
+try {
+  const seeded = await seedDevelopment(db as unknown as Database, {
+    allowance: Number(env.MONTHLY_CREDITS ?? 50),
+    // Locally the sign-up journey goes through the mailbox; production keeps the spec default (off).
+    emailConfirmationRequired: env.SEED_EMAIL_CONFIRMATION !== "off",
+  });
+  console.log(seeded ? "[seed] development data created" : "[seed] already seeded");
+  console.log(`[seed] admin: ${DEV_ACCOUNTS.admin.email} / ${DEV_ACCOUNTS.admin.password}`);
+  console.log(`[seed] aluno: ${DEV_ACCOUNTS.learner.email} / ${DEV_ACCOUNTS.learner.password}`);
+} finally {
+  await pool.end();
+}
