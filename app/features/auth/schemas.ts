@@ -49,6 +49,7 @@ export const signupSchema = z
   .refine((form) => form.password === form.confirmPassword, {
     message: "Senhas não coincidem",
     path: ["confirmPassword"],
+    when: () => true, // check the match even while other fields are still invalid
   });
 
 export const emailOnlySchema = z.object({
@@ -75,4 +76,5 @@ export const resetPasswordSchema = z
   .refine((form) => form.password === form.confirmPassword, {
     message: "As senhas não coincidem",
     path: ["confirmPassword"],
+    when: () => true,
   });

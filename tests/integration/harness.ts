@@ -1,0 +1,103 @@
+// Integration-test harness: a real Postgres (PGlite, in-process) with the committed migrations, and
+// helpers to call loaders/actions the way Remix does — one load context per request.
+import { PGlite } from "@electric-sql/pglite";
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { drizzle } from "drizzle-orm/pglite";
+import { migrate } from "drizzle-orm/pglite/migrator";
+import type { Database } from "~/server/db.server";
+import type { Env } from "~/server/env";
+import * as schema from "~/server/schema";
+
+export async function createTestDb() {
+  const client = new PGlite();
+  let queries = 0;
+  const db = drizzle(client, { schema, logger: { logQuery: () => void queries++ } }) as unknown as Database;
+  await migrate(db as never, { migrationsFolder: "migrations" });
+  return { db, client, queryCount: () => queries, resetQueryCount: () => void (queries = 0) };
+}
+
+export const TEST_ENV: Env = {
+  APP_ENV: "test",
+  DATABASE_URL: "postgres://unused",
+  SESSION_SECRET: "test-secret",
+  APP_URL: "http://nika.test",
+  MONTHLY_CREDITS: "50",
+  MEDIA: undefined as never,
+  ASSETS: undefined as never,
+};
+
+export function contextFor(db: Database, env: Partial<Env> = {}): AppLoadContext {
+  return {
+    cloudflare: {
+      env: { ...TEST_ENV, ...env },
+      ctx: { waitUntil: () => {}, passThroughOnException: () => {} },
+      cf: {},
+      caches: undefined,
+    } as never,
+    db,
+    queryCount: () => 0,
+    closeDb: async () => {},
+    memo: new Map(),
+  };
+}
+
+/** A browser's cookie jar: keeps what Set-Cookie headers set, sends it back. */
+export class CookieJar {
+  private cookies = new Map<string, string>();
+  absorb(headers: Headers) {
+    for (const line of headers.getSetCookie()) {
+      const [pair, ...attributes] = line.split(";");
+      const [name, ...value] = pair!.split("=");
+      const expired = attributes.some((a) => /max-age=0\b/i.test(a.trim()) || /expires=Thu, 01 Jan 1970/i.test(a.trim()));
+      if (expired) this.cookies.delete(name!.trim());
+      else this.cookies.set(name!.trim(), value.join("="));
+    }
+  }
+  header() {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+  }
+  has(name: string) {
+    return this.cookies.has(name);
+  }
+}
+
+export function request(path: string, init: { method?: string; form?: Record<string, string>; jar?: CookieJar } = {}) {
+  const headers = new Headers();
+  if (init.jar) headers.set("Cookie", init.jar.header());
+  const body = init.form ? new URLSearchParams(init.form) : undefined;
+  if (body) headers.set("Content-Type", "application/x-www-form-urlencoded");
+  return new Request(`http://nika.test${path}`, { method: init.method ?? (body ? "POST" : "GET"), headers, body });
+}
+
+export type Outcome<T = unknown> = { status: number; data: T; headers: Headers; location: string | null };
+
+/** Runs a loader/action and normalises what it returns or throws (data(), Response, plain object). */
+export async function call<T = Record<string, unknown>>(fn: () => Promise<unknown> | unknown): Promise<Outcome<T>> {
+  let value: unknown;
+  try {
+    value = await fn();
+  } catch (thrown) {
+    value = thrown;
+  }
+  if (value instanceof Response) {
+    const text = await value.text();
+    return { status: value.status, data: (text ? safeJson(text) : null) as T, headers: value.headers, location: value.headers.get("Location") };
+  }
+  if (value && typeof value === "object" && (value as { type?: string }).type === "DataWithResponseInit") {
+    const { data, init } = value as { data: T; init: ResponseInit | null };
+    const headers = new Headers(init?.headers);
+    return { status: init?.status ?? 200, data, headers, location: headers.get("Location") };
+  }
+  if (value instanceof Error) throw value;
+  return { status: 200, data: value as T, headers: new Headers(), location: null };
+}
+
+const safeJson = (text: string) => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+};
+
+export const args = (req: Request, context: AppLoadContext, params: Record<string, string> = {}) => ({ request: req, context, params });
