@@ -1,6 +1,6 @@
 import type { PlatformProxy } from "wrangler";
-import { createRequestDb, type Database } from "~/server/db.server";
-import type { Env } from "~/server/env";
+import { createRequestDb, type Database } from "./app/server/db.server";
+import type { Env } from "./app/server/env";
 
 type Cloudflare = Omit<PlatformProxy<Env>, "dispose" | "env"> & { env: Env };
 

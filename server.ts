@@ -1,10 +1,10 @@
 import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
-// @ts-expect-error - the server build exists only after `npm run build`
+// @ts-ignore - the server build exists only after `npm run build`
 import * as build from "./build/server";
 import { getLoadContext } from "./load-context";
-import { createRequestDb } from "~/server/db.server";
-import { renewAllCredits, monthlyAllowance } from "~/server/credits.server";
-import type { Env } from "~/server/env";
+import { createRequestDb } from "./app/server/db.server";
+import { renewAllCredits, monthlyAllowance } from "./app/server/credits.server";
+import type { Env } from "./app/server/env";
 
 const handleRemixRequest = createRequestHandler(build as unknown as ServerBuild);
 

@@ -18,6 +18,7 @@ try {
   console.log(seeded ? "[seed] development data created" : "[seed] already seeded");
   console.log(`[seed] admin: ${DEV_ACCOUNTS.admin.email} / ${DEV_ACCOUNTS.admin.password}`);
   console.log(`[seed] aluno: ${DEV_ACCOUNTS.learner.email} / ${DEV_ACCOUNTS.learner.password}`);
+  console.log(`[seed] bloqueado: ${DEV_ACCOUNTS.blocked.email} / ${DEV_ACCOUNTS.blocked.password}`);
 } finally {
   await pool.end();
 }

@@ -1,8 +1,7 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData, useNavigate } from "@remix-run/react";
-import { useEffect } from "react";
+import { Form, Link, useLoaderData } from "@remix-run/react";
 import { confirmEmail } from "~/features/auth/accounts.server";
-import { AuthCard, NoticeBox, SubmitButton, linkClass } from "~/features/auth/ui";
+import { AuthCard, DelayedRedirect, NoticeBox, SubmitButton, linkClass } from "~/features/auth/ui";
 import { createSession } from "~/server/auth.server";
 
 /** Spec §4: success redirects after 2 s to / (or /config after an e-mail change). */
@@ -13,9 +12,8 @@ type State =
   | { state: "expired"; kind: "signup" | "email_change" }
   | { state: "error"; message: string };
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
+export const meta: MetaFunction = () => [
   { title: "Confirmação de email — Nika" },
-  ...(data?.state === "success" ? [{ httpEquiv: "refresh", content: `${REDIRECT_DELAY_S};url=${data.next}` } as const] : []),
 ];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -39,16 +37,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export default function ConfirmEmail() {
   const result = useLoaderData<typeof loader>();
-  const navigate = useNavigate();
-  useEffect(() => {
-    if (result.state !== "success") return;
-    const timer = setTimeout(() => navigate(result.next, { replace: true }), REDIRECT_DELAY_S * 1000);
-    return () => clearTimeout(timer);
-  }, [result, navigate]);
 
   if (result.state === "success") {
     return (
       <AuthCard title="Email confirmado!">
+        <DelayedRedirect to={result.next} seconds={REDIRECT_DELAY_S} />
         <NoticeBox notice={{ tone: "success", title: "Seu email foi confirmado com sucesso.", description: "Redirecionando..." }} />
         <Link className={linkClass} to={result.next}>Continuar</Link>
       </AuthCard>

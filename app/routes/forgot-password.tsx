@@ -1,10 +1,10 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { publicOrigin, requestPasswordReset } from "~/features/auth/accounts.server";
 import { emailOnlySchema } from "~/features/auth/schemas";
-import { AuthCard, Field, NoticeBox, SubmitButton, linkClass } from "~/features/auth/ui";
+import { AuthCard, ConformForm, Field, NoticeBox, SubmitButton, linkClass } from "~/features/auth/ui";
 
 export const meta: MetaFunction = () => [{ title: "Esqueci minha senha — Nika" }];
 
@@ -28,17 +28,17 @@ export default function ForgotPassword() {
   const [form, fields] = useForm({
     lastResult: actionData?.result,
     constraint: getZodConstraint(emailOnlySchema),
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: emailOnlySchema }),
   });
   return (
     <AuthCard title="Esqueceu a senha?" subtitle="Informe seu email e enviaremos um link para criar uma nova senha.">
       {actionData?.sent ? <NoticeBox notice={{ tone: "success", title: "Verifique seu email", description: SAME_ANSWER }} /> : null}
-      <Form method="post" {...getFormProps(form)}>
+      <ConformForm form={form}>
         <Field meta={fields.email} label="Email" type="email" autoComplete="email" inputMode="email" placeholder="seu@email.com" />
         <SubmitButton pendingText="Enviando...">Enviar link de redefinição</SubmitButton>
-      </Form>
+      </ConformForm>
       <p className="mt-6 text-center text-sm">
         <Link className={linkClass} to="/signin">Voltar para o login</Link>
       </p>

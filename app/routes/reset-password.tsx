@@ -1,19 +1,17 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
-import { useEffect } from "react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { isResetTokenValid, resetPassword } from "~/features/auth/accounts.server";
 import { resetPasswordSchema } from "~/features/auth/schemas";
-import { AuthCard, Field, NoticeBox, SubmitButton, linkClass } from "~/features/auth/ui";
+import { AuthCard, DelayedRedirect, ConformForm, Field, NoticeBox, SubmitButton, linkClass } from "~/features/auth/ui";
 import { destroySession } from "~/server/auth.server";
 
 const INVALID_LINK = "Link de redefinição de senha inválido ou expirado. Solicite um novo link de redefinição.";
 const REDIRECT_DELAY_S = 2;
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
+export const meta: MetaFunction = () => [
   { title: "Redefinir senha — Nika" },
-  ...(data?.state === "success" ? [{ httpEquiv: "refresh", content: `${REDIRECT_DELAY_S};url=/signin` } as const] : []),
 ];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -40,23 +38,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function ResetPassword() {
   const { state, token } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const navigate = useNavigate();
   const [form, fields] = useForm({
     lastResult: actionData?.result,
     constraint: getZodConstraint(resetPasswordSchema),
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordSchema }),
   });
-  useEffect(() => {
-    if (state !== "success") return;
-    const timer = setTimeout(() => navigate("/signin", { replace: true }), REDIRECT_DELAY_S * 1000);
-    return () => clearTimeout(timer);
-  }, [state, navigate]);
 
   if (state === "success") {
     return (
       <AuthCard title="Senha redefinida!">
+        <DelayedRedirect to="/signin" seconds={REDIRECT_DELAY_S} />
         <NoticeBox notice={{ tone: "success", title: "Sua senha foi alterada com sucesso.", description: "Redirecionando para o login..." }} />
         <Link className={linkClass} to="/signin">Ir para o login</Link>
       </AuthCard>
@@ -73,12 +66,12 @@ export default function ResetPassword() {
   return (
     <AuthCard title="Criar nova senha" subtitle="Use pelo menos 8 caracteres, com letras e números.">
       {actionData?.error ? <NoticeBox notice={{ tone: "error", title: actionData.error }} /> : null}
-      <Form method="post" {...getFormProps(form)}>
+      <ConformForm form={form}>
         <input type="hidden" name="token" value={token} />
         <Field meta={fields.password} label="Nova senha" type="password" autoComplete="new-password" minLength={8} />
         <Field meta={fields.confirmPassword} label="Confirmar nova senha" type="password" autoComplete="new-password" minLength={8} />
         <SubmitButton pendingText="Salvando...">Redefinir senha</SubmitButton>
-      </Form>
+      </ConformForm>
     </AuthCard>
   );
 }

@@ -1,10 +1,10 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { signinSchema } from "~/features/auth/schemas";
 import { pendingEmailHeader } from "~/features/auth/pending-email.server";
-import { AuthCard, Field, NoticeBox, SubmitButton, linkClass, type Notice } from "~/features/auth/ui";
+import { AuthCard, ConformForm, Field, NoticeBox, SubmitButton, linkClass, type Notice } from "~/features/auth/ui";
 import {
   createAuthenticator, createSession, InvalidCredentialsError, redirectIfSignedIn, safeRedirect,
 } from "~/server/auth.server";
@@ -69,7 +69,7 @@ export default function SignIn() {
   const [form, fields] = useForm({
     lastResult: actionData?.result,
     constraint: getZodConstraint(signinSchema),
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: signinSchema }),
   });
@@ -86,7 +86,7 @@ export default function SignIn() {
           ) : null}
         </NoticeBox>
       ) : null}
-      <Form method="post" {...getFormProps(form)}>
+      <ConformForm form={form}>
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <Field meta={fields.email} label="Email" type="email" autoComplete="email" inputMode="email" placeholder="seu@email.com" />
         <Field meta={fields.password} label="Senha" type="password" autoComplete="current-password" placeholder="Sua senha" />
@@ -94,7 +94,7 @@ export default function SignIn() {
           <Link className={linkClass} to="/forgot-password">Esqueceu a senha?</Link>
         </p>
         <SubmitButton pendingText="Entrando...">Entrar</SubmitButton>
-      </Form>
+      </ConformForm>
       {googleEnabled ? (
         // Google sign-in arrives with its own issue; its place is kept here.
         <p className="mt-4 text-center text-xs text-slate-600 dark:text-slate-400">Login com Google em breve.</p>

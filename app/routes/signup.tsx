@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
@@ -6,7 +6,7 @@ import { useEffect, useState } from "react";
 import { publicOrigin, signUp } from "~/features/auth/accounts.server";
 import { pendingEmailHeader } from "~/features/auth/pending-email.server";
 import { signupSchema } from "~/features/auth/schemas";
-import { AuthCard, Field, NoticeBox, SubmitButton, linkClass, type Notice } from "~/features/auth/ui";
+import { AuthCard, ConformForm, Field, NoticeBox, SubmitButton, linkClass, type Notice } from "~/features/auth/ui";
 import { createSession, redirectIfSignedIn } from "~/server/auth.server";
 import { getFlags } from "~/server/flags.server";
 import { minutesLeft } from "~/server/rate-limit.server";
@@ -66,7 +66,7 @@ export default function SignUp() {
   const [form, fields] = useForm({
     lastResult: actionData?.result,
     constraint: getZodConstraint(signupSchema),
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: signupSchema }),
   });
@@ -101,7 +101,7 @@ export default function SignUp() {
           </button>
         </div>
       ) : null}
-      <Form method="post" {...getFormProps(form)}>
+      <ConformForm form={form}>
         <Field meta={fields.name} label="Nome" autoComplete="name" placeholder="Seu nome" maxLength={100} />
         <Field meta={fields.email} label="Email" type="email" autoComplete="email" inputMode="email" placeholder="seu@email.com" />
         <Field meta={fields.whatsapp} label="WhatsApp" type="tel" autoComplete="tel" inputMode="tel" placeholder="+55 11 99999-9999" />
@@ -111,7 +111,7 @@ export default function SignUp() {
           Use 8 ou mais caracteres com letras maiúsculas, minúsculas e números.
         </p>
         <SubmitButton pendingText="Criando conta...">Criar conta</SubmitButton>
-      </Form>
+      </ConformForm>
       <p className="mt-6 text-center text-sm text-slate-700 dark:text-slate-300">
         Já tem uma conta? <Link className={linkClass} to="/signin">Entrar</Link>
       </p>

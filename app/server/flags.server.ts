@@ -1,23 +1,10 @@
 // Feature flags (spec §9): read once per request from app_config. Everything is enabled unless the row
 // says false; email_confirmation_required is the exception — on only when explicitly true.
 import { data, type AppLoadContext } from "@remix-run/cloudflare";
+import { FLAG_KEYS, isFeatureDisabled, type FeatureDisabled, type FlagKey, type Flags } from "~/lib/flags";
 import { appConfig } from "./schema";
 
-export const FLAG_KEYS = [
-  "feature_chat_portuguese",
-  "feature_chat_english",
-  "feature_chat_game",
-  "feature_chat_roleplay",
-  "feature_chat_english_test",
-  "feature_teacher_flix",
-  "feature_flashcards",
-  "feature_pronunciation",
-  "email_confirmation_required",
-  "enable_account_creation_on_signin",
-  "signup_enabled",
-] as const;
-export type FlagKey = (typeof FLAG_KEYS)[number];
-export type Flags = Record<FlagKey, boolean> & { app_name: string };
+export { FLAG_KEYS, isFeatureDisabled, type FeatureDisabled, type FlagKey, type Flags };
 
 const OFF_UNLESS_TRUE: ReadonlySet<FlagKey> = new Set(["email_confirmation_required"]);
 
@@ -40,12 +27,6 @@ export async function getFlags(context: AppLoadContext): Promise<Flags> {
     .then(flagsFromRows);
   context.memo.set("flags", loading);
   return loading;
-}
-
-export type FeatureDisabled = { featureDisabled: true; feature: FlagKey };
-
-export function isFeatureDisabled(value: unknown): value is FeatureDisabled {
-  return typeof value === "object" && value !== null && (value as FeatureDisabled).featureDisabled === true;
 }
 
 /**

@@ -11,6 +11,8 @@ import {
 export const DEV_ACCOUNTS = {
   admin: { email: "admin@nika.local", password: "NikaAdmin123", name: "Admin Nika" },
   learner: { email: "aluno@nika.local", password: "NikaAluno123", name: "Aluno Nika" },
+  /** Shows the /blocked screen. */
+  blocked: { email: "bloqueado@nika.local", password: "NikaBloqueado123", name: "Conta Bloqueada" },
 } as const;
 
 const SEED_MODULES = [
@@ -66,6 +68,7 @@ export async function seedDevelopment(db: Database, options: SeedOptions): Promi
           emailConfirmedAt: now,
           monthlyCredits: options.allowance,
           creditsPeriod: creditPeriod(now),
+          accountType: kind === "blocked" ? "blocked" : "free",
         })
         .returning({ id: users.id });
       await tx.insert(passwordCredentials).values({ userId: user!.id, passwordHash: await hashPassword(account.password) });

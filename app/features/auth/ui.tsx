@@ -1,8 +1,8 @@
 // Building blocks of the auth pages: the card, labelled fields with their errors, alerts and a
 // submit button that shows progress when JavaScript is on.
-import { getInputProps, type FieldMetadata } from "@conform-to/react";
-import { useNavigation } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { FormProvider, getFormProps, getInputProps, useField, type FieldMetadata, type FormMetadata } from "@conform-to/react";
+import { Form, useNavigate, useNavigation } from "@remix-run/react";
+import { useEffect, type ReactNode } from "react";
 
 export function AuthCard({ title, subtitle, children }: { title: string; subtitle?: ReactNode; children: ReactNode }) {
   return (
@@ -20,6 +20,21 @@ export function AuthCard({ title, subtitle, children }: { title: string; subtitl
   );
 }
 
+/**
+ * A conform-managed `<Form method="post">`. Fields read their state through the provider (useField),
+ * so each one re-renders with its own errors — also on the first submit after hydration.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function ConformForm({ form, children }: { form: FormMetadata<any>; children: ReactNode }) {
+  return (
+    <FormProvider context={form.context}>
+      <Form method="post" {...getFormProps(form)}>
+        {children}
+      </Form>
+    </FormProvider>
+  );
+}
+
 type FieldProps = {
   meta: FieldMetadata<string>;
   label: string;
@@ -31,7 +46,8 @@ type FieldProps = {
   inputMode?: "email" | "tel" | "text";
 };
 
-export function Field({ meta, label, type = "text", autoComplete, placeholder, minLength, maxLength, inputMode }: FieldProps) {
+export function Field({ meta: fieldFromParent, label, type = "text", autoComplete, placeholder, minLength, maxLength, inputMode }: FieldProps) {
+  const [meta] = useField<string>(fieldFromParent.name, { formId: fieldFromParent.formId });
   const errorId = `${meta.id}-error`;
   const error = meta.errors?.[0];
   const { key, ...inputProps } = getInputProps(meta, { type, ariaAttributes: true });
@@ -94,3 +110,20 @@ export function SubmitButton({ children, pendingText, disabled }: { children: Re
 
 export const linkClass =
   "font-medium text-indigo-700 underline-offset-2 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 rounded dark:text-indigo-300";
+
+/**
+ * Goes to `to` after `seconds` (spec: 2 s after a confirmation or a reset). With JavaScript a timer
+ * navigates; without it a meta refresh inside <noscript> does the same.
+ */
+export function DelayedRedirect({ to, seconds }: { to: string; seconds: number }) {
+  const navigate = useNavigate();
+  useEffect(() => {
+    const timer = setTimeout(() => navigate(to, { replace: true }), seconds * 1000);
+    return () => clearTimeout(timer);
+  }, [to, seconds, navigate]);
+  return (
+    <noscript>
+      <meta httpEquiv="refresh" content={`${seconds};url=${to}`} />
+    </noscript>
+  );
+}

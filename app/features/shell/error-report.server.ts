@@ -1,0 +1,130 @@
+// POST /api/errors: client error reports (spec §9 "error reports kept 100").
+import { desc, notInArray } from "drizzle-orm";
+import { z } from "zod";
+import type { DbOrTx } from "~/server/db.server";
+import { clientErrorReports } from "~/server/schema";
+
+export const MAX_BODY_BYTES = 16 * 1024;
+export const MAX_CONTEXT_BYTES = 4 * 1024;
+export const KEEP_REPORTS = 100;
+export const INVALID_REPORT = "Relatório de erro inválido.";
+
+const encoder = new TextEncoder();
+
+/** Trimmed, then cut to `max` characters. */
+const clipped = (max: number) => z.string().trim().transform((value) => value.slice(0, max));
+const optionalClipped = (max: number) =>
+  clipped(max)
+    .nullish()
+    .transform((value) => value || undefined);
+
+const jsonObject = z
+  .preprocess((value) => {
+    if (typeof value !== "string") return value;
+    try {
+      return JSON.parse(value);
+    } catch {
+      return value;
+    }
+  }, z.record(z.string(), z.unknown()))
+  .refine((value) => !Array.isArray(value), "context must be an object")
+  .refine((value) => encoder.encode(JSON.stringify(value)).byteLength <= MAX_CONTEXT_BYTES, "context too large");
+
+const timestamp = z
+  .union([z.number(), z.string()])
+  .nullish()
+  .transform((value) => {
+    if (value === null || value === undefined || value === "") return undefined;
+    const date = new Date(typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value);
+    return Number.isNaN(date.getTime()) ? undefined : date;
+  });
+
+export const errorReportSchema = z.object({
+  name: clipped(200).pipe(z.string().min(1)),
+  message: clipped(2000).pipe(z.string().min(1)),
+  stack: optionalClipped(8000),
+  context: jsonObject.nullish().transform((value) => value ?? undefined),
+  url: optionalClipped(2000),
+  userAgent: optionalClipped(500),
+  timestamp,
+});
+
+export type ErrorReport = z.output<typeof errorReportSchema>;
+
+/**
+ * Reads at most `limit` bytes of the body. Returns null when the declared Content-Length or the bytes
+ * actually received exceed it (a lying or absent Content-Length cannot get past the limit).
+ */
+export async function readBodyLimited(request: Request, limit = MAX_BODY_BYTES): Promise<Uint8Array<ArrayBuffer> | null> {
+  const declared = request.headers.get("Content-Length");
+  if (declared !== null && Number(declared) > limit) return null;
+  if (!request.body) return new Uint8Array(new ArrayBuffer(0));
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+/**
+ * JSON (any content type, e.g. sendBeacon's text/plain) or an url-encoded/multipart form. A JSON object
+ * mislabelled as url-encoded (curl -d, some beacons) is read as JSON.
+ */
+export async function decodeReportBody(body: Uint8Array<ArrayBuffer>, contentType: string | null): Promise<unknown> {
+  const type = (contentType ?? "").toLowerCase();
+  const looksLikeJson = body[0] === 0x7b; // "{"
+  const isForm = type.startsWith("application/x-www-form-urlencoded") || type.startsWith("multipart/form-data");
+  if (isForm && !(looksLikeJson && type.startsWith("application/x-www-form-urlencoded"))) {
+    const form = await new Response(body, { headers: { "Content-Type": contentType! } }).formData();
+    const fields: Record<string, string> = {};
+    for (const [key, value] of form) if (typeof value === "string") fields[key] = value;
+    return fields;
+  }
+  try {
+    return JSON.parse(new TextDecoder().decode(body));
+  } catch {
+    return undefined;
+  }
+}
+
+export function parseErrorReport(input: unknown): ErrorReport | null {
+  const result = errorReportSchema.safeParse(input);
+  return result.success ? result.data : null;
+}
+
+/** Stores a report and keeps only the latest KEEP_REPORTS rows (one DELETE statement). */
+export async function saveErrorReport(db: DbOrTx, report: ErrorReport, userId: string | null) {
+  await db.insert(clientErrorReports).values({
+    userId,
+    name: report.name,
+    message: report.message,
+    stack: report.stack ?? null,
+    context: report.context ?? null,
+    url: report.url ?? null,
+    userAgent: report.userAgent ?? null,
+    reportedAt: report.timestamp ?? null,
+  });
+  await db
+    .delete(clientErrorReports)
+    .where(
+      notInArray(
+        clientErrorReports.id,
+        db.select({ id: clientErrorReports.id }).from(clientErrorReports).orderBy(desc(clientErrorReports.id)).limit(KEEP_REPORTS),
+      ),
+    );
+}

@@ -1,0 +1,39 @@
+// Navigation chrome (spec §2 "Navigation chrome").
+import { ChatIcon, FlaskIcon, HomeIcon, PlayIcon, SettingsIcon, type IconComponent } from "./icons";
+
+export type NavItem = {
+  to: string;
+  label: string;
+  icon: IconComponent;
+  /** Other path prefixes that belong to this section (e.g. the Labs experiments). */
+  also?: readonly string[];
+};
+
+const LABS_PAGES = ["/flashcard-v2", "/pronunciation-game", "/english-level-test"] as const;
+
+/** Desktop sidebar and the mobile overlay sheet. */
+export const SIDEBAR_ITEMS: readonly NavItem[] = [
+  { to: "/", label: "Início", icon: HomeIcon },
+  { to: "/chat-with-nika", label: "Chat with Nika", icon: ChatIcon, also: ["/chat"] },
+  { to: "/courses", label: "Teacher FLIX", icon: PlayIcon },
+  { to: "/labs", label: "Labs", icon: FlaskIcon, also: LABS_PAGES },
+  { to: "/config", label: "Configurações", icon: SettingsIcon, also: ["/admin"] },
+];
+
+/** Mobile bottom navigation. */
+export const BOTTOM_ITEMS: readonly NavItem[] = [
+  { to: "/", label: "Início", icon: HomeIcon },
+  { to: "/chat-with-nika", label: "Chat Nika", icon: ChatIcon, also: ["/chat"] },
+  { to: "/courses", label: "Cursos", icon: PlayIcon },
+  { to: "/labs", label: "Labs", icon: FlaskIcon, also: LABS_PAGES },
+  { to: "/config", label: "Config", icon: SettingsIcon, also: ["/admin"] },
+];
+
+const underPrefix = (pathname: string, prefix: string) => pathname === prefix || pathname.startsWith(prefix + "/");
+
+/** Whether a nav item is the current section: "/" only on the home page, others by path prefix. */
+export function isNavItemActive(item: Pick<NavItem, "to" | "also">, pathname: string): boolean {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
+  if (item.to === "/") return path === "/";
+  return [item.to, ...(item.also ?? [])].some((prefix) => underPrefix(path, prefix));
+}

@@ -1,0 +1,112 @@
+import {
+  data,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/cloudflare";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import { useEffect, type ReactNode } from "react";
+import { InstallPrompt, OfflineBanner, UpdateToast } from "~/features/pwa";
+import { ErrorScreen, isFeatureDisabledError, isNotFound } from "~/features/shell/ErrorScreen";
+import { installErrorReporter } from "~/features/shell/report-error";
+import { THEME_COLORS, THEME_INIT_SCRIPT } from "~/features/shell/theme";
+import { Toaster } from "~/features/shell/Toaster";
+import { MAIN_ID } from "~/features/shell/types";
+import { getSessionUser } from "~/server/auth.server";
+import { getFlags } from "~/server/flags.server";
+import { takeToast } from "~/server/toast.server";
+import stylesheet from "./tailwind.css?url";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "manifest", href: "/manifest.webmanifest" },
+  { rel: "icon", href: "/icons/icon.svg", type: "image/svg+xml" },
+  { rel: "apple-touch-icon", href: "/icons/apple-touch-icon.png" },
+];
+
+export const meta: MetaFunction = ({ error }) => [
+  {
+    title: !error
+      ? "Nika — Inglês com IA"
+      : isNotFound(error)
+        ? "Página não encontrada — Nika"
+        : isFeatureDisabledError(error)
+          ? "Recurso Temporariamente Indisponível — Nika"
+          : "Algo deu errado — Nika",
+  },
+  { name: "description", content: "Aprenda inglês conversando com a Nika, sua professora com inteligência artificial." },
+];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const [{ toast, headers }, flags, user] = await Promise.all([
+    takeToast(request),
+    getFlags(context),
+    getSessionUser(request, context),
+  ]);
+  return data(
+    {
+      // A fresh id per flash toast: the client shows each one once, also after client navigations.
+      toast: toast ? { ...toast, id: crypto.randomUUID() } : null,
+      appName: flags.app_name,
+      signedIn: user !== null,
+    },
+    { headers },
+  );
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const rootData = useRouteLoaderData<typeof loader>("root");
+
+  useEffect(() => installErrorReporter(), []);
+
+  return (
+    // The head script may swap `dark` for light before first paint; React keeps that class.
+    <html lang="pt-BR" className="dark" suppressHydrationWarning>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width,initial-scale=1,viewport-fit=cut" />
+        <meta name="theme-color" content={THEME_COLORS.dark} />
+        <script dangerouslySetInnerHTML={{ __html: THEME_INIT_SCRIPT }} />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <OfflineBanner />
+        <a
+          href={`#${MAIN_ID}`}
+          className="fixed top-3 left-3 z-[100] -translate-y-[200%] rounded-lg bg-indigo-600 px-4 py-2 font-semibold text-white shadow-lg focus:translate-y-0"
+        >
+          Pular para o conteúdo
+        </a>
+        {children}
+        <Toaster initial={rootData?.toast ?? null} />
+        <InstallPrompt />
+        <UpdateToast />
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (!isNotFound(error) && !isFeatureDisabledError(error)) console.error(error);
+  return (
+    <main id={MAIN_ID} tabIndex={-1} className="outline-none">
+      <ErrorScreen error={error} />
+    </main>
+  );
+}

@@ -1,0 +1,16 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+
+/** Any unknown path: log it and let the root error boundary render the 404 page. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  console.warn("[404]", new URL(request.url).pathname);
+  throw data(null, { status: 404 });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  console.warn("[404]", new URL(request.url).pathname);
+  throw data(null, { status: 404 });
+}
+
+export default function NotFound() {
+  return null;
+}

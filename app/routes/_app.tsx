@@ -1,0 +1,39 @@
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Outlet, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { AppShell } from "~/features/shell/AppShell";
+import { ErrorScreen, isFeatureDisabledError, isNotFound } from "~/features/shell/ErrorScreen";
+import { loadShell } from "~/features/shell/shell.server";
+import { MAIN_ID, SHELL_ROUTE_ID, type ShellData } from "~/features/shell/types";
+
+/** Pathless layout of the signed-in pages: auth guard + navigation chrome. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  return loadShell(request, context);
+}
+
+export default function AppLayout() {
+  const data = useLoaderData<typeof loader>();
+  return (
+    <AppShell data={data}>
+      <Outlet />
+    </AppShell>
+  );
+}
+
+/** Errors of the pages below keep the chrome (feature disabled, failed loaders…). */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const data = useRouteLoaderData<ShellData>(SHELL_ROUTE_ID);
+  if (!isNotFound(error) && !isFeatureDisabledError(error)) console.error(error);
+  if (!data) {
+    return (
+      <main id={MAIN_ID} tabIndex={-1} className="outline-none">
+        <ErrorScreen error={error} />
+      </main>
+    );
+  }
+  return (
+    <AppShell data={data}>
+      <ErrorScreen error={error} />
+    </AppShell>
+  );
+}

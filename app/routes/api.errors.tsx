@@ -1,0 +1,31 @@
+import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import {
+  INVALID_REPORT,
+  MAX_BODY_BYTES,
+  decodeReportBody,
+  parseErrorReport,
+  readBodyLimited,
+  saveErrorReport,
+} from "~/features/shell/error-report.server";
+import { getSessionUser } from "~/server/auth.server";
+
+const methodNotAllowed = () =>
+  Response.json({ error: "Método não permitido." }, { status: 405, headers: { Allow: "POST" } });
+
+/** POST /api/errors — browser error reports (see ~/features/shell/report-error). */
+export async function action({ request, context }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed();
+  const body = await readBodyLimited(request, MAX_BODY_BYTES);
+  if (body === null) return Response.json({ error: "Relatório de erro muito grande." }, { status: 413 });
+  const report = parseErrorReport(await decodeReportBody(body, request.headers.get("Content-Type")));
+  if (!report) return Response.json({ error: INVALID_REPORT }, { status: 400 });
+  if (!report.userAgent) {
+    const userAgent = request.headers.get("User-Agent");
+    if (userAgent) report.userAgent = userAgent.slice(0, 500);
+  }
+  const user = await getSessionUser(request, context);
+  await saveErrorReport(context.db, report, user?.id ?? null);
+  return new Response(null, { status: 204 });
+}
+
+export const loader = methodNotAllowed;

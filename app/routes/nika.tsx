@@ -1,0 +1,16 @@
+import type { MetaFunction } from "@remix-run/cloudflare";
+import { PublicLanding } from "~/features/shell/PublicLanding";
+
+export const meta: MetaFunction = () => [
+  { title: "Conheça a Nika" },
+  { name: "description", content: "A Nika é uma professora de inglês com inteligência artificial feita para quem fala português." },
+];
+
+export default function Nika() {
+  return (
+    <PublicLanding
+      title="Conheça a Nika, sua professora de inglês"
+      lead="A Nika explica em português, conversa em inglês, corrige sua pronúncia e acompanha o seu progresso, tudo em um app que você instala no celular."
+    />
+  );
+}

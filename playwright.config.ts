@@ -1,0 +1,45 @@
+import { defineConfig, devices } from "@playwright/test";
+
+// End-to-end tests drive Debian's Chromium against `wrangler dev` serving the production build with
+// the embedded database (fresh for each run) and the fake upstream services. Every journey runs twice:
+// with JavaScript enabled and disabled.
+const PORT = 8797;
+const chromium = {
+  ...devices["Desktop Chrome"],
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+  },
+  locale: "pt-BR",
+  timezoneId: "America/Sao_Paulo",
+};
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: true,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 45_000,
+  expect: { timeout: 8_000 },
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  use: { baseURL: `http://localhost:${PORT}`, trace: "retain-on-failure" },
+  projects: [
+    { name: "js", use: { ...chromium, javaScriptEnabled: true } },
+    { name: "no-js", use: { ...chromium, javaScriptEnabled: false } },
+  ],
+  webServer: [
+    {
+      command: "node tests/fake-upstream/server.mjs --port 4010",
+      url: "http://127.0.0.1:4010/__health",
+      reuseExistingServer: false,
+      stdout: "ignore",
+    },
+    {
+      command: `node scripts/start.mjs --env-file tests/e2e/e2e.vars --port ${PORT} --data .data/e2e --fresh --no-build --quiet-wrangler`,
+      url: `http://127.0.0.1:${PORT}/signin`,
+      timeout: 180_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+    },
+  ],
+});

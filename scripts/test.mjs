@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// `npm test`: the whole suite — typecheck, unit + integration tests (vitest, PGlite), production
+// build, then end-to-end journeys (Playwright on Debian's Chromium against `wrangler dev`), each with
+// JavaScript on and off. Ends with one line: "N passed, N failed".
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
+
+const started = Date.now();
+const step = (name) => console.log(`\n\x1b[36m[test]\x1b[0m ${name}`);
+const run = (command, args, env = {}) =>
+  spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } }).status ?? 1;
+
+const lock = "package-lock.json";
+const installed = "node_modules/.package-lock.json";
+if (!existsSync(installed) || statSync(lock).mtimeMs > statSync(installed).mtimeMs) {
+  step("npm install");
+  if (run("npm", ["install", "--no-audit", "--no-fund"]) !== 0) process.exit(1);
+}
+const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+if (!existsSync(chromium)) {
+  console.error(`[test] Chromium not found at ${chromium}. Install Debian's: sudo apt-get install -y chromium`);
+  process.exit(1);
+}
+
+mkdirSync(".cache", { recursive: true });
+let failedSteps = 0;
+
+step("typecheck (tsc)");
+if (run("npx", ["tsc"]) !== 0) failedSteps++;
+
+step("unit + integration (vitest)");
+run("npx", ["vitest", "run", "--reporter=default", "--reporter=json", "--outputFile.json=.cache/vitest.json"]);
+
+step("production build");
+if (run("npx", ["remix", "vite:build"]) !== 0) {
+  console.error("[test] build failed");
+  process.exit(1);
+}
+
+step("end-to-end (playwright, JS on and off)");
+run("npx", ["playwright", "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: ".cache/playwright.json" });
+
+const readJson = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : null);
+const vitest = readJson(".cache/vitest.json");
+const playwright = readJson(".cache/playwright.json");
+const vPassed = vitest?.numPassedTests ?? 0;
+const vFailed = vitest ? vitest.numFailedTests + (vitest.numFailedTestSuites ?? 0) : 1;
+const pPassed = (playwright?.stats?.expected ?? 0) + (playwright?.stats?.flaky ?? 0);
+const pFailed = playwright ? playwright.stats.unexpected : 1;
+const passed = vPassed + pPassed;
+const failed = vFailed + pFailed + failedSteps;
+console.log(`\n[test] vitest ${vPassed} passed, ${vFailed} failed · playwright ${pPassed} passed, ${pFailed} failed` +
+  `${playwright?.stats?.flaky ? ` (${playwright.stats.flaky} flaky)` : ""} · ${((Date.now() - started) / 1000).toFixed(0)} s`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

@@ -1,0 +1,151 @@
+import { expect, test } from "@playwright/test";
+import {
+  BLOCKED, LEARNER, PASSWORD, createConfirmedUser, emailsSentTo, expectAccessible, followMailLink, signIn, uniqueEmail, userByEmail,
+} from "./support";
+
+test("sign-up → confirm through the mailbox → sign-in → home → Labs → sign-out", async ({ page }, testInfo) => {
+  const email = uniqueEmail(testInfo, "cadastro");
+
+  await page.goto("/signup");
+  await expectAccessible(page);
+  await page.getByLabel("Nome").fill("Ana Souza");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("WhatsApp").fill("+55 21 99999-0000");
+  await page.getByLabel("Senha", { exact: true }).fill(PASSWORD);
+  await page.getByLabel("Confirmar senha").fill(PASSWORD);
+  await page.getByRole("button", { name: "Criar conta" }).click();
+
+  await expect(page).toHaveURL(/\/email-verification$/);
+  await expect(page.getByText(email)).toBeVisible();
+  await expectAccessible(page);
+
+  // The worker sent it through the mail API (Resend protocol) and kept it in the outbox.
+  await expect.poll(async () => (await emailsSentTo(email)).map((m) => m.subject)).toContain("Confirme seu email no Nika");
+
+  await followMailLink(page, email, "/confirm-email");
+  await expect(page.getByRole("heading", { name: "Email confirmado!" })).toBeVisible();
+  await expectAccessible(page);
+  await page.waitForURL((url) => url.pathname === "/", { timeout: 10_000 }); // 2 s redirect, with or without JS
+  expect((await userByEmail(email))?.emailConfirmedAt).not.toBeNull();
+
+  await page.getByRole("button", { name: "Sair" }).first().click();
+  await expect(page).toHaveURL(/\/signin$/);
+
+  await signIn(page, email, PASSWORD);
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByText("Login realizado com sucesso!")).toBeVisible();
+  await expect(page.getByRole("link", { name: /Chat with Nika/ }).first()).toBeVisible();
+  await expect(page.getByRole("link", { name: /Teacher FLIX/ }).first()).toBeVisible();
+  await expectAccessible(page);
+
+  await page.getByRole("main").getByRole("link", { name: /Labs/ }).click();
+  await expect(page).toHaveURL(/\/labs$/);
+  await expect(page.getByRole("link", { name: /Flashcards/ })).toBeVisible();
+  await expect(page.getByText("BETA").first()).toBeVisible();
+  await expectAccessible(page);
+
+  await page.getByRole("button", { name: "Sair" }).first().click();
+  await expect(page).toHaveURL(/\/signin$/);
+  await page.goto("/labs");
+  await expect(page).toHaveURL(/\/signin\?redirectTo=%2Flabs$/);
+});
+
+test("sign-up shows the validation messages of the spec", async ({ page }) => {
+  await page.goto("/signup");
+  await page.getByLabel("Email").fill("nao-e-um-email");
+  await page.getByLabel("Senha", { exact: true }).fill("abc");
+  await page.getByLabel("Confirmar senha").fill("abd");
+  await page.getByRole("button", { name: "Criar conta" }).click();
+  await expect(page.getByText("Nome é obrigatório")).toBeVisible();
+  await expect(page.getByText("Email inválido")).toBeVisible();
+  await expect(page.getByText("WhatsApp é obrigatório")).toBeVisible();
+  await expect(page.getByText("A senha deve ter pelo menos 8 caracteres")).toBeVisible();
+  await expect(page.getByText("Senhas não coincidem")).toBeVisible();
+  await expect(page.getByLabel("Email")).toHaveValue("nao-e-um-email");
+  await expectAccessible(page);
+});
+
+test("an existing e-mail is refused", async ({ page }) => {
+  await page.goto("/signup");
+  await page.getByLabel("Nome").fill("Outra Pessoa");
+  await page.getByLabel("Email").fill(LEARNER.email);
+  await page.getByLabel("WhatsApp").fill("+55 11 91111-2222");
+  await page.getByLabel("Senha", { exact: true }).fill(PASSWORD);
+  await page.getByLabel("Confirmar senha").fill(PASSWORD);
+  await page.getByRole("button", { name: "Criar conta" }).click();
+  await expect(page.getByText("Email já cadastrado")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Ir para o login" })).toBeVisible();
+});
+
+test("an anonymous visitor is sent to /signin and comes back after signing in", async ({ page }) => {
+  await page.goto("/labs");
+  await expect(page).toHaveURL(/\/signin\?redirectTo=%2Flabs$/);
+  await expectAccessible(page);
+  await signIn(page, LEARNER.email, LEARNER.password);
+  await expect(page).toHaveURL(/\/labs$/);
+});
+
+test("a wrong password gets the spec's message", async ({ page }) => {
+  await page.goto("/signin");
+  await signIn(page, LEARNER.email, "SenhaErrada1");
+  await expect(page.getByText("Email ou senha incorretos. Tente novamente.")).toBeVisible();
+  await expect(page).toHaveURL(/\/signin$/);
+  await expectAccessible(page);
+});
+
+test("the sixth sign-in attempt in 15 minutes is refused, even with the right password", async ({ page }, testInfo) => {
+  const email = uniqueEmail(testInfo, "tentativas");
+  await createConfirmedUser(email);
+  await page.goto("/signin");
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    await signIn(page, email, `Errada${attempt}x`);
+    await expect(page.getByText("Email ou senha incorretos. Tente novamente.")).toBeVisible();
+  }
+  await signIn(page, email, PASSWORD);
+  await expect(page.getByText("Muitas tentativas")).toBeVisible();
+  await expect(page.getByText(/Aguarde \d+ minutos antes de tentar novamente\./)).toBeVisible();
+  await expect(page).toHaveURL(/\/signin$/);
+});
+
+test("password reset end to end", async ({ page }, testInfo) => {
+  const email = uniqueEmail(testInfo, "reset");
+  await createConfirmedUser(email);
+
+  await page.goto("/signin");
+  await page.getByRole("link", { name: "Esqueceu a senha?" }).click();
+  await expect(page).toHaveURL(/\/forgot-password$/);
+  await expectAccessible(page);
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Enviar link de redefinição" }).click();
+  await expect(page.getByText(/Se o email estiver cadastrado/)).toBeVisible();
+
+  await followMailLink(page, email, "/reset-password");
+  await expect(page.getByRole("heading", { name: "Criar nova senha" })).toBeVisible();
+  await expectAccessible(page);
+  await page.getByLabel("Nova senha", { exact: true }).fill("semnumero");
+  await page.getByLabel("Confirmar nova senha").fill("semnumero");
+  await page.getByRole("button", { name: "Redefinir senha" }).click();
+  await expect(page.getByText("A senha deve conter pelo menos uma letra e um número.")).toBeVisible();
+
+  await page.getByLabel("Nova senha", { exact: true }).fill("NovaSenha2025");
+  await page.getByLabel("Confirmar nova senha").fill("NovaSenha2025");
+  await page.getByRole("button", { name: "Redefinir senha" }).click();
+  await expect(page.getByRole("heading", { name: "Senha redefinida!" })).toBeVisible();
+  await page.waitForURL(/\/signin$/, { timeout: 10_000 });
+
+  await signIn(page, email, PASSWORD);
+  await expect(page.getByText("Email ou senha incorretos. Tente novamente.")).toBeVisible();
+  await signIn(page, email, "NovaSenha2025");
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test("a blocked account lands on /blocked", async ({ page }) => {
+  await page.goto("/signin");
+  await signIn(page, BLOCKED.email, BLOCKED.password);
+  await expect(page).toHaveURL(/\/blocked$/);
+  await expect(page.getByRole("heading", { name: "Conta restrita" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Falar com o suporte" })).toHaveAttribute("href", /^mailto:/);
+  await expectAccessible(page);
+  await page.goto("/labs");
+  await expect(page).toHaveURL(/\/blocked$/);
+});
