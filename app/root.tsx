@@ -66,6 +66,10 @@ export function Layout({ children }: { children: ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
 
   useEffect(() => installErrorReporter(), []);
+  // Marks the page as interactive (end-to-end tests wait for it before using JS-only controls).
+  useEffect(() => {
+    document.documentElement.setAttribute("data-hydrated", "");
+  }, []);
 
   return (
     // The head script may swap `dark` for light before first paint; React keeps that class.

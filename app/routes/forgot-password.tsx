@@ -1,10 +1,9 @@
-import { useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { publicOrigin, requestPasswordReset } from "~/features/auth/accounts.server";
 import { emailOnlySchema } from "~/features/auth/schemas";
-import { AuthCard, ConformForm, Field, NoticeBox, SubmitButton, linkClass } from "~/features/auth/ui";
+import { AuthCard, ConformForm, useSchemaForm, Field, NoticeBox, SubmitButton, linkClass } from "~/features/auth/ui";
 
 export const meta: MetaFunction = () => [{ title: "Esqueci minha senha — Nika" }];
 
@@ -25,13 +24,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function ForgotPassword() {
   const actionData = useActionData<typeof action>();
-  const [form, fields] = useForm({
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(emailOnlySchema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: emailOnlySchema }),
-  });
+  const [form, fields] = useSchemaForm(emailOnlySchema, actionData?.result);
   return (
     <AuthCard title="Esqueceu a senha?" subtitle="Informe seu email e enviaremos um link para criar uma nova senha.">
       {actionData?.sent ? <NoticeBox notice={{ tone: "success", title: "Verifique seu email", description: SAME_ANSWER }} /> : null}

@@ -1,10 +1,9 @@
-import { useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { isResetTokenValid, resetPassword } from "~/features/auth/accounts.server";
 import { resetPasswordSchema } from "~/features/auth/schemas";
-import { AuthCard, DelayedRedirect, ConformForm, Field, NoticeBox, SubmitButton, linkClass } from "~/features/auth/ui";
+import { AuthCard, DelayedRedirect, ConformForm, useSchemaForm, Field, NoticeBox, SubmitButton, linkClass } from "~/features/auth/ui";
 import { destroySession } from "~/server/auth.server";
 
 const INVALID_LINK = "Link de redefinição de senha inválido ou expirado. Solicite um novo link de redefinição.";
@@ -38,13 +37,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function ResetPassword() {
   const { state, token } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const [form, fields] = useForm({
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(resetPasswordSchema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordSchema }),
-  });
+  const [form, fields] = useSchemaForm(resetPasswordSchema, actionData?.result);
 
   if (state === "success") {
     return (

@@ -1,10 +1,9 @@
-import { useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { signinSchema } from "~/features/auth/schemas";
 import { pendingEmailHeader } from "~/features/auth/pending-email.server";
-import { AuthCard, ConformForm, Field, NoticeBox, SubmitButton, linkClass, type Notice } from "~/features/auth/ui";
+import { AuthCard, ConformForm, useSchemaForm, Field, NoticeBox, SubmitButton, linkClass, type Notice } from "~/features/auth/ui";
 import {
   createAuthenticator, createSession, InvalidCredentialsError, redirectIfSignedIn, safeRedirect,
 } from "~/server/auth.server";
@@ -66,13 +65,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function SignIn() {
   const { redirectTo, googleEnabled } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const [form, fields] = useForm({
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(signinSchema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: signinSchema }),
-  });
+  const [form, fields] = useSchemaForm(signinSchema, actionData?.result);
   const notice = actionData?.notice;
 
   return (

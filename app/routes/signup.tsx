@@ -1,12 +1,11 @@
-import { useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { publicOrigin, signUp } from "~/features/auth/accounts.server";
 import { pendingEmailHeader } from "~/features/auth/pending-email.server";
 import { signupSchema } from "~/features/auth/schemas";
-import { AuthCard, ConformForm, Field, NoticeBox, SubmitButton, linkClass, type Notice } from "~/features/auth/ui";
+import { AuthCard, ConformForm, useSchemaForm, Field, NoticeBox, SubmitButton, linkClass, type Notice } from "~/features/auth/ui";
 import { createSession, redirectIfSignedIn } from "~/server/auth.server";
 import { getFlags } from "~/server/flags.server";
 import { minutesLeft } from "~/server/rate-limit.server";
@@ -63,13 +62,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function SignUp() {
   const { signupEnabled } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const [form, fields] = useForm({
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(signupSchema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: signupSchema }),
-  });
+  const [form, fields] = useSchemaForm(signupSchema, actionData?.result);
   const askToSignIn = useDelayedFlag(Boolean(actionData?.emailExists), 1500);
   const navigate = useNavigate();
 

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { eq } from "drizzle-orm";
 import { appConfig } from "../../app/server/schema";
-import { LEARNER, expectAccessible, jsEnabled, signIn, withDb } from "./support";
+import { LEARNER, expectAccessible, jsEnabled, signIn, waitForHydration, withDb } from "./support";
 
 async function signInAsLearner(page: Page, path = "/") {
   await page.goto(`/signin?redirectTo=${encodeURIComponent(path)}`);
@@ -29,6 +29,7 @@ test("Ctrl+B toggles the sidebar", async ({ page }, testInfo) => {
   test.skip(!jsEnabled(testInfo), "keyboard shortcut needs JavaScript");
   await signInAsLearner(page);
   const sidebar = page.locator("#app-sidebar");
+  await waitForHydration(page);
   await page.keyboard.press("Control+b");
   await expect(sidebar).toHaveAttribute("data-state", "collapsed");
   await page.keyboard.press("Control+b");
@@ -40,12 +41,14 @@ test("the theme choice survives a reload; the default is dark", async ({ page },
   const html = page.locator("html");
   await expect(html).toHaveClass(/\bdark\b/);
   if (!jsEnabled(testInfo)) return; // without JavaScript the default theme is what renders
+  await waitForHydration(page);
   await page.getByRole("button", { name: "Alternar tema" }).first().click();
   await expect(html).not.toHaveClass(/\bdark\b/);
   expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("light");
   await page.reload();
   await expect(html).not.toHaveClass(/\bdark\b/);
   await expectAccessible(page);
+  await waitForHydration(page);
   await page.getByRole("button", { name: "Alternar tema" }).first().click();
   await expect(html).toHaveClass(/\bdark\b/);
 });
@@ -93,6 +96,7 @@ test.describe("on a phone", () => {
 test("the offline banner appears when the connection drops", async ({ page, context }, testInfo) => {
   test.skip(!jsEnabled(testInfo), "connectivity events need JavaScript");
   await signInAsLearner(page);
+  await waitForHydration(page);
   await context.setOffline(true);
   await expect(page.getByText("Você está offline. Algumas funcionalidades podem estar limitadas.")).toBeVisible();
   await context.setOffline(false);

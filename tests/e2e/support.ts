@@ -85,3 +85,8 @@ export async function emailsSentTo(email: string): Promise<{ subject: string; te
   const response = await fetch(`${FAKE_UPSTREAM}/__emails?to=${encodeURIComponent(email)}`);
   return response.json();
 }
+
+/** Resolves once React has hydrated the page (JS-only controls respond from then on). */
+export async function waitForHydration(page: Page) {
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+}

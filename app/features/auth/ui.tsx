@@ -1,6 +1,10 @@
 // Building blocks of the auth pages: the card, labelled fields with their errors, alerts and a
 // submit button that shows progress when JavaScript is on.
-import { FormProvider, getFormProps, getInputProps, useField, type FieldMetadata, type FormMetadata } from "@conform-to/react";
+import {
+  FormProvider, getFormProps, getInputProps, useField, useForm, type FieldMetadata, type FormMetadata, type SubmissionResult,
+} from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import type { z } from "zod";
 import { Form, useNavigate, useNavigation } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 
@@ -18,6 +22,21 @@ export function AuthCard({ title, subtitle, children }: { title: string; subtitl
       </div>
     </main>
   );
+}
+
+/**
+ * conform form state for a zod schema, shared by every auth form: validated in the browser on submit,
+ * revalidated on input (errors clear while typing), and showing the server's reply when JS is off.
+ */
+export function useSchemaForm<Schema extends z.ZodType<Record<string, unknown>>>(schema: Schema, lastResult?: SubmissionResult<string[]> | null) {
+  type Fields = z.input<Schema> & Record<string, unknown>;
+  return useForm<Fields, z.output<Schema>>({
+    lastResult,
+    constraint: getZodConstraint(schema),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
 }
 
 /**
