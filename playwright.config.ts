@@ -35,7 +35,7 @@ export default defineConfig({
       stdout: "ignore",
     },
     {
-      command: `node scripts/start.mjs --env-file tests/e2e/e2e.vars --port ${PORT} --data .data/e2e --fresh --no-build --quiet-wrangler`,
+      command: `node scripts/start.mjs --env-file tests/e2e/e2e.vars --port ${PORT} --data .data/e2e --fresh --no-build --quiet-wrangler --test-scheduled`,
       url: `http://127.0.0.1:${PORT}/signin`,
       timeout: 180_000,
       reuseExistingServer: false,

@@ -4,7 +4,7 @@
 // migrates, seeds once, builds, runs `wrangler dev`, and prints the URL and the dev credentials.
 //
 // Options: --env-file F (default .dev.vars) · --port N (8787) · --data DIR (.data) · --fresh (wipe DIR first)
-//          --no-build (reuse ./build) · --quiet-wrangler
+//          --no-build (reuse ./build) · --quiet-wrangler · --test-scheduled (exposes /__scheduled)
 // Uses only Node built-ins until the install step has run.
 import { spawn, spawnSync, fork } from "node:child_process";
 import { copyFileSync, existsSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -19,6 +19,8 @@ const { values: opts } = parseArgs({
     fresh: { type: "boolean", default: false },
     "no-build": { type: "boolean", default: false },
     "quiet-wrangler": { type: "boolean", default: false },
+    // Exposes /__scheduled to fire the cron trigger by hand (tests only).
+    "test-scheduled": { type: "boolean", default: false },
   },
 });
 const log = (message) => console.log(`\x1b[36m[nika]\x1b[0m ${message}`);
@@ -32,9 +34,25 @@ function run(command, args, env = {}) {
   }
 }
 
+/** Every process below `pid` (npx → wrangler → workerd …), deepest first. */
+function descendants(pid) {
+  const direct = spawnSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).stdout.split("\n").filter(Boolean).map(Number);
+  return direct.flatMap((child) => [...descendants(child), child]);
+}
+
+let stopping = false;
 function shutdown(code = 0) {
-  for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
-  setTimeout(() => process.exit(code), 300);
+  if (stopping) return;
+  stopping = true;
+  // Killing npx alone would leave wrangler and workerd holding the port: end the whole tree.
+  for (const child of children) {
+    for (const pid of [...descendants(child.pid), child.pid]) {
+      try {
+        process.kill(pid, "SIGTERM");
+      } catch {}
+    }
+  }
+  setTimeout(() => process.exit(code), 500);
 }
 process.on("SIGINT", () => shutdown(0));
 process.on("SIGTERM", () => shutdown(0));
@@ -65,6 +83,7 @@ const db = fork("scripts/db-server.mjs", ["--data", `${opts.data}/pglite`, "--pg
 });
 children.push(db);
 db.on("exit", (code) => {
+  if (stopping) return;
   console.error(`[nika] database process ended (${code})`);
   shutdown(1);
 });
@@ -80,11 +99,18 @@ if (!opts["no-build"] || !existsSync("build/server/index.js")) {
   log("build de produção...");
   run("npx", ["remix", "vite:build"]);
 }
+const portTaken = await fetch(`http://127.0.0.1:${opts.port}/`).then(() => true, () => false);
+if (portTaken) {
+  console.error(`[nika] port ${opts.port} is already in use (another \`npm start\`?). Use --port N.`);
+  shutdown(1);
+  await new Promise(() => {});
+}
 const wrangler = spawn(
   "npx",
   [
     "wrangler", "dev", "--port", opts.port, "--ip", "127.0.0.1", "--persist-to", `${opts.data}/wrangler`,
     "--env-file", envFile, "--show-interactive-dev-session=false", "--log-level", opts["quiet-wrangler"] ? "warn" : "info",
+    ...(opts["test-scheduled"] ? ["--test-scheduled"] : []),
   ],
   {
     stdio: "inherit",
@@ -96,7 +122,13 @@ wrangler.on("exit", (code) => shutdown(code ?? 1));
 
 // 6. ready
 const url = `http://localhost:${opts.port}`;
+const deadline = Date.now() + 120_000;
 for (;;) {
+  if (Date.now() > deadline) {
+    console.error("[nika] the worker did not become ready in 120 s");
+    shutdown(1);
+    await new Promise(() => {});
+  }
   try {
     const response = await fetch(`http://127.0.0.1:${opts.port}/signin`);
     if (response.status < 500) break;
