@@ -5,6 +5,7 @@ import {
 } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { z } from "zod";
+import { NikaLogo } from "~/features/shell/icons";
 import { Form, useNavigate, useNavigation } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 
@@ -13,7 +14,7 @@ export function AuthCard({ title, subtitle, children }: { title: string; subtitl
     <main id="conteudo" className="flex min-h-dvh items-center justify-center px-4 py-10">
       <div className="w-full max-w-md rounded-2xl border border-slate-200 bg-white p-6 shadow-xl sm:p-8 dark:border-slate-800 dark:bg-slate-900">
         <p className="mb-6 flex items-center gap-2 text-lg font-bold text-indigo-700 dark:text-indigo-300">
-          <span aria-hidden="true" className="grid size-9 place-items-center rounded-xl bg-gradient-to-br from-indigo-500 to-violet-600 text-white">N</span>
+          <NikaLogo size={36} />
           Nika
         </p>
         <h1 className="text-2xl font-bold text-slate-900 dark:text-white">{title}</h1>
