@@ -141,6 +141,7 @@ console.log(`
 
   Admin:  admin@nika.local / NikaAdmin123
   Aluno:  aluno@nika.local / NikaAluno123
+  Conta bloqueada (mostra /blocked): bloqueado@nika.local / NikaBloqueado123
   Emails: ${url}/dev/mailbox   (confirmação de cadastro e redefinição de senha)
 
   Ctrl+C para parar. Os dados ficam em ${opts.data}/ e sobrevivem a reinícios.

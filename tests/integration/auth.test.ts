@@ -70,6 +70,18 @@ describe("sign-up", () => {
     expect(sessionUser?.email).toBe(email);
   });
 
+  it("still signs up when the mail API is down, keeping the welcome e-mail in the outbox as failed", async () => {
+    await setFlag("email_confirmation_required", false);
+    const email = uniqueEmail();
+    const context = contextFor(db, { MAIL_API_URL: "http://127.0.0.1:9", MAIL_API_KEY: "k" });
+    const outcome = await call(() => signup.action(args(request("/signup", { form: signupForm(email) }), context)));
+    expect(outcome.status).toBe(302);
+    expect(outcome.location).toBe("/");
+    const mail = await lastMailTo(email);
+    expect(mail).toMatchObject({ kind: "welcome", status: "failed" });
+    expect(mail!.error).toBeTruthy();
+  });
+
   it("sends a confirmation e-mail and goes to /email-verification when confirmation is required", async () => {
     await setFlag("email_confirmation_required", true);
     const email = uniqueEmail();
