@@ -28,10 +28,10 @@ describe("sendMail", () => {
   it("posts to the mail API and records the provider id", async () => {
     const result = await sendMail(db, { MAIL_API_URL: API, MAIL_API_KEY: "right-key", MAIL_FROM: "Nika <n@nika.app>" }, mail);
     expect(result.status).toBe("sent");
-    const received = await (await fetch(`${API}/__emails?to=maria@example.com`)).json();
+    const received = (await (await fetch(`${API}/__emails?to=maria@example.com`)).json()) as { id: string }[];
     expect(received.at(-1)).toMatchObject({ from: "Nika <n@nika.app>", to: ["maria@example.com"], subject: "Olá", text: "Oi Maria" });
     const [row] = await db.select().from(mailOutbox).where(eq(mailOutbox.id, result.id));
-    expect(row).toMatchObject({ status: "sent", providerMessageId: received.at(-1).id });
+    expect(row).toMatchObject({ status: "sent", providerMessageId: received.at(-1)!.id });
   });
 
   it("records a refusal (wrong key) as failed without throwing", async () => {
