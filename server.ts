@@ -6,6 +6,9 @@ import { createRequestDb } from "./app/server/db.server";
 import { renewAllCredits, monthlyAllowance } from "./app/server/credits.server";
 import type { Env } from "./app/server/env";
 
+// Durable Object classes must be exported by the worker entry (wrangler.toml binds LESSON_CHANNELS).
+export { LessonChannel } from "./app/server/lesson-channel";
+
 const handleRemixRequest = createRequestHandler(build as unknown as ServerBuild);
 
 export default {

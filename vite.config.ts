@@ -10,9 +10,10 @@ declare module "@remix-run/cloudflare" {
   }
 }
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [
-    cloudflareDevProxyVitePlugin({ getLoadContext }),
+    // Only `vite:dev` needs wrangler's platform proxy; builds skip it (and its binding warnings).
+    command === "serve" && cloudflareDevProxyVitePlugin({ getLoadContext }),
     remix({
       future: {
         v3_fetcherPersist: true,
@@ -27,4 +28,4 @@ export default defineConfig({
   ],
   ssr: { resolve: { conditions: ["workerd", "worker", "browser"] } },
   build: { sourcemap: false },
-});
+}));

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Outlet, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { useCoursesNavigationSkeleton } from "~/features/courses/Skeletons";
 import { AppShell } from "~/features/shell/AppShell";
 import { ErrorScreen, isFeatureDisabledError, isNotFound } from "~/features/shell/ErrorScreen";
 import { loadShell } from "~/features/shell/shell.server";
@@ -12,11 +13,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export default function AppLayout() {
   const data = useLoaderData<typeof loader>();
-  return (
-    <AppShell data={data}>
-      <Outlet />
-    </AppShell>
-  );
+  // While a client navigation into a course page loads, show its skeleton instead of the old page.
+  const courseSkeleton = useCoursesNavigationSkeleton();
+  return <AppShell data={data}>{courseSkeleton ?? <Outlet />}</AppShell>;
 }
 
 /** Errors of the pages below keep the chrome (feature disabled, failed loaders…). */

@@ -1,3 +1,5 @@
+import type { LessonChannel } from "./lesson-channel";
+
 /** Worker bindings and variables (wrangler.toml [vars], secrets, .dev.vars). */
 export interface Env {
   APP_ENV: "production" | "development" | "test";
@@ -17,6 +19,8 @@ export interface Env {
   MONTHLY_CREDITS?: string;
   MEDIA: R2Bucket;
   ASSETS: Fetcher;
+  /** One Durable Object per lesson pushing "new comment" over WebSockets. Absent in unit tests and vite dev. */
+  LESSON_CHANNELS?: DurableObjectNamespace<LessonChannel>;
 }
 
 export const isProduction = (env: Pick<Env, "APP_ENV">) => env.APP_ENV === "production";

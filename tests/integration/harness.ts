@@ -101,3 +101,25 @@ const safeJson = (text: string) => {
 };
 
 export const args = (req: Request, context: AppLoadContext, params: Record<string, string> = {}) => ({ request: req, context, params });
+
+/**
+ * A real R2 bucket for tests (Miniflare's implementation, the one `wrangler dev` uses), to pass as
+ * `contextFor(db, { MEDIA: media.bucket })`. `keys()` lists what is stored; `dispose()` at the end.
+ */
+export async function createTestBucket() {
+  const { Miniflare } = await import("miniflare");
+  const mf = new Miniflare({ modules: true, script: "export default { fetch() { return new Response() } }", r2Buckets: ["MEDIA"] });
+  const bucket = (await mf.getR2Bucket("MEDIA")) as unknown as R2Bucket;
+  return {
+    bucket,
+    async keys(prefix?: string) {
+      const listed = await bucket.list(prefix ? { prefix } : undefined);
+      return listed.objects.map((o) => o.key).sort();
+    },
+    async clear() {
+      const listed = await bucket.list();
+      if (listed.objects.length > 0) await bucket.delete(listed.objects.map((o) => o.key));
+    },
+    dispose: () => mf.dispose(),
+  };
+}

@@ -1,0 +1,54 @@
+// "Módulo não encontrado" / "Aula não encontrada": what the course routes' error boundaries render for
+// the 404 that catalog.server.ts throws (missing, malformed or — for learners — unavailable ids).
+import { Link, isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { ErrorScreen, isFeatureDisabledError } from "~/features/shell/ErrorScreen";
+import { ArrowLeftIcon } from "~/features/shell/icons";
+import { primaryButton } from "./ui";
+
+export type CourseNotFound = { notFound: "module" | "lesson" };
+
+export function isCourseNotFound(value: unknown): value is CourseNotFound {
+  const kind = typeof value === "object" && value !== null ? (value as CourseNotFound).notFound : undefined;
+  return kind === "module" || kind === "lesson";
+}
+
+export function courseNotFoundKind(error: unknown): CourseNotFound["notFound"] | null {
+  return isRouteErrorResponse(error) && error.status === 404 && isCourseNotFound(error.data) ? error.data.notFound : null;
+}
+
+export function CourseNotFoundScreen({ kind }: { kind: CourseNotFound["notFound"] }) {
+  return (
+    <div className="mx-auto flex min-h-[60dvh] max-w-lg flex-col items-center justify-center px-6 py-16 text-center">
+      <div className="mb-6 flex size-16 items-center justify-center rounded-2xl bg-indigo-100 text-2xl font-black text-indigo-700 dark:bg-indigo-400/15 dark:text-indigo-200">
+        404
+      </div>
+      <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{kind === "module" ? "Módulo não encontrado" : "Aula não encontrada"}</h1>
+      <p className="mt-3 text-slate-600 dark:text-slate-300">
+        {kind === "module"
+          ? "Este módulo não existe ou ainda não está disponível."
+          : "Informações da aula não encontradas."}
+      </p>
+      <Link to="/courses" className={`mt-8 ${primaryButton} px-5 py-3 text-base`}>
+        <ArrowLeftIcon size={18} />
+        Voltar aos Cursos
+      </Link>
+    </div>
+  );
+}
+
+/** Error boundary of the module and lesson routes. */
+export function CourseErrorBoundary() {
+  const error = useRouteError();
+  const kind = courseNotFoundKind(error);
+  if (kind) return <CourseNotFoundScreen kind={kind} />;
+  if (!isFeatureDisabledError(error)) console.error(error);
+  return <ErrorScreen error={error} />;
+}
+
+export function courseErrorTitle(error: unknown): string {
+  const kind = courseNotFoundKind(error);
+  if (kind === "module") return "Módulo não encontrado — Nika";
+  if (kind === "lesson") return "Aula não encontrada — Nika";
+  if (isFeatureDisabledError(error)) return "Recurso Temporariamente Indisponível — Nika";
+  return "Teacher FLIX — Nika";
+}

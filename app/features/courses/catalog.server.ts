@@ -1,0 +1,373 @@
+// Course reads for learners (catalogue, module page, lesson page) and lesson completion with the
+// user statistics of spec §4. Every page reads with a fixed number of queries, however many modules
+// and lessons exist: aggregates are computed by Postgres (joins + group by), never per row in JS.
+import { data, type AppLoadContext } from "@remix-run/cloudflare";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import type { DbOrTx } from "~/server/db.server";
+import { lessons, modules, siteBanners, userLessonProgress, type DownloadableMaterial } from "~/server/schema";
+import { redirectWithToast } from "~/server/toast.server";
+import { isUuid, practiceLessonCode, progressPercent } from "./format";
+import type { CourseNotFound } from "./NotFound";
+
+export type Viewer = { id: string; isAdmin: boolean };
+
+// ——— not found ———
+
+/** A 404 the course routes' error boundaries render as "Módulo não encontrado" / "Aula não encontrada". */
+export function courseNotFound(kind: CourseNotFound["notFound"]) {
+  return data({ notFound: kind } satisfies CourseNotFound, { status: 404 });
+}
+
+/** Learners only see available modules; admins see every module (to preview and edit). */
+const visibleTo = (viewer: Viewer, available: "yes" | "no") => available === "yes" || viewer.isAdmin;
+
+// ——— catalogue (/courses) ———
+
+export type HeroBanner = {
+  title: string | null;
+  subtitle: string | null;
+  backgroundImageUrl: string | null;
+  backgroundGradient: string | null;
+};
+
+export type ModuleCard = {
+  id: string;
+  title: string;
+  description: string | null;
+  orderIndex: number;
+  imageUrl: string | null;
+  available: boolean;
+  lessonCount: number;
+  totalSeconds: number;
+  completedCount: number;
+  progress: number;
+};
+
+export type Catalogue = { banner: HeroBanner | null; modules: ModuleCard[] };
+
+/** /courses: the active courses banner and every module with its lesson count, minutes and the viewer's progress (2 queries). */
+export async function loadCatalogue(db: DbOrTx, viewer: Viewer): Promise<Catalogue> {
+  const [bannerRows, moduleRows] = await Promise.all([
+    db
+      .select({
+        title: siteBanners.title,
+        subtitle: siteBanners.subtitle,
+        backgroundImageUrl: siteBanners.backgroundImageUrl,
+        backgroundGradient: siteBanners.backgroundGradient,
+      })
+      .from(siteBanners)
+      .where(and(eq(siteBanners.section, "courses"), eq(siteBanners.isActive, true)))
+      .orderBy(desc(siteBanners.updatedAt), desc(siteBanners.id))
+      .limit(1),
+    db
+      .select({
+        id: modules.id,
+        title: modules.title,
+        description: modules.description,
+        orderIndex: modules.orderIndex,
+        imageUrl: modules.imageUrl,
+        available: modules.available,
+        lessonCount: sql<number>`count(${lessons.id})::int`,
+        totalSeconds: sql<number>`coalesce(sum(${lessons.durationSeconds}), 0)::int`,
+        completedCount: sql<number>`count(${userLessonProgress.id})::int`,
+      })
+      .from(modules)
+      .leftJoin(lessons, eq(lessons.moduleId, modules.id))
+      .leftJoin(
+        userLessonProgress,
+        and(
+          eq(userLessonProgress.lessonId, lessons.id),
+          eq(userLessonProgress.userId, viewer.id),
+          eq(userLessonProgress.completed, true),
+        ),
+      )
+      .groupBy(modules.id)
+      .orderBy(asc(modules.orderIndex), asc(modules.id)),
+  ]);
+  return {
+    banner: bannerRows[0] ?? null,
+    modules: moduleRows.map((row) => ({
+      ...row,
+      available: row.available === "yes",
+      lessonCount: Number(row.lessonCount),
+      totalSeconds: Number(row.totalSeconds),
+      completedCount: Number(row.completedCount),
+      progress: progressPercent(Number(row.completedCount), Number(row.lessonCount)),
+    })),
+  };
+}
+
+// ——— module page (/courses/modules/{id}) ———
+
+export type ModuleLesson = {
+  id: string;
+  title: string;
+  description: string | null;
+  thumbnailUrl: string | null;
+  durationSeconds: number;
+  orderIndex: number;
+  completed: boolean;
+};
+
+export type ModulePage = {
+  module: {
+    id: string;
+    title: string;
+    description: string | null;
+    orderIndex: number;
+    bannerUrl: string | null;
+    bannerTitle: string | null;
+    bannerSubtitle: string | null;
+    available: boolean;
+  };
+  lessons: ModuleLesson[];
+  done: number;
+  total: number;
+  progress: number;
+};
+
+/** The module with its lessons (by order_index) and the viewer's completion of each (2 queries); null when not visible. */
+export async function loadModulePage(db: DbOrTx, viewer: Viewer, moduleId: string | undefined): Promise<ModulePage | null> {
+  if (!isUuid(moduleId)) return null;
+  const [moduleRows, lessonRows] = await Promise.all([
+    db
+      .select({
+        id: modules.id,
+        title: modules.title,
+        description: modules.description,
+        orderIndex: modules.orderIndex,
+        bannerUrl: modules.bannerUrl,
+        bannerTitle: modules.bannerTitle,
+        bannerSubtitle: modules.bannerSubtitle,
+        available: modules.available,
+      })
+      .from(modules)
+      .where(eq(modules.id, moduleId)),
+    db
+      .select({
+        id: lessons.id,
+        title: lessons.title,
+        description: lessons.description,
+        thumbnailUrl: lessons.thumbnailUrl,
+        durationSeconds: lessons.durationSeconds,
+        orderIndex: lessons.orderIndex,
+        completed: sql<boolean>`coalesce(${userLessonProgress.completed}, false)`,
+      })
+      .from(lessons)
+      .leftJoin(userLessonProgress, and(eq(userLessonProgress.lessonId, lessons.id), eq(userLessonProgress.userId, viewer.id)))
+      .where(eq(lessons.moduleId, moduleId))
+      .orderBy(asc(lessons.orderIndex), asc(lessons.id)),
+  ]);
+  const row = moduleRows[0];
+  if (!row || !visibleTo(viewer, row.available)) return null;
+  const lessonList = lessonRows.map((lesson) => ({ ...lesson, completed: lesson.completed === true }));
+  const done = lessonList.filter((lesson) => lesson.completed).length;
+  return {
+    module: { ...row, available: row.available === "yes" },
+    lessons: lessonList,
+    done,
+    total: lessonList.length,
+    progress: progressPercent(done, lessonList.length),
+  };
+}
+
+// ——— lesson page (/courses/lessons/{id}) ———
+
+export type LessonPage = {
+  lesson: {
+    id: string;
+    title: string;
+    description: string | null;
+    videoUrl: string | null;
+    iframe: string | null;
+    thumbnailUrl: string | null;
+    durationSeconds: number;
+    orderIndex: number;
+    materials: DownloadableMaterial[];
+  };
+  module: { id: string; title: string; orderIndex: number; available: boolean };
+  completed: boolean;
+  /** Next lesson: same module by order_index, else the first lesson of the next module; null = none. */
+  nextLessonId: string | null;
+  /** M{module}A{lesson} for "Praticar com a Nika"; null for modules with order_index below 1. */
+  practiceCode: string | null;
+};
+
+/**
+ * SQL for the next lesson after the lesson row of the outer query: the next one in its module by
+ * (order_index, id), else the first lesson of the next module by (order_index, id) that has lessons
+ * and that the viewer may open.
+ */
+function nextLessonSql(viewer: Viewer) {
+  return sql<string | null>`coalesce(
+    (select l2.id from lessons l2
+      where l2.module_id = ${lessons.moduleId} and (l2.order_index, l2.id) > (${lessons.orderIndex}, ${lessons.id})
+      order by l2.order_index, l2.id limit 1),
+    (select l3.id from lessons l3 join modules m3 on m3.id = l3.module_id
+      where (m3.order_index, m3.id) > (${modules.orderIndex}, ${modules.id})
+        and ${viewer.isAdmin ? sql`true` : sql`m3.available = 'yes'`}
+      order by m3.order_index, m3.id, l3.order_index, l3.id limit 1)
+  )`;
+}
+
+/** The lesson, its module, the viewer's completion and the next lesson in one query; null when not visible. */
+export async function loadLessonPage(db: DbOrTx, viewer: Viewer, lessonId: string | undefined): Promise<LessonPage | null> {
+  if (!isUuid(lessonId)) return null;
+  const [row] = await db
+    .select({
+      id: lessons.id,
+      title: lessons.title,
+      description: lessons.description,
+      videoUrl: lessons.videoUrl,
+      iframe: lessons.iframe,
+      thumbnailUrl: lessons.thumbnailUrl,
+      durationSeconds: lessons.durationSeconds,
+      orderIndex: lessons.orderIndex,
+      materials: lessons.downloadableMaterials,
+      moduleId: modules.id,
+      moduleTitle: modules.title,
+      moduleOrder: modules.orderIndex,
+      moduleAvailable: modules.available,
+      completed: sql<boolean>`coalesce(${userLessonProgress.completed}, false)`,
+      nextLessonId: nextLessonSql(viewer),
+    })
+    .from(lessons)
+    .innerJoin(modules, eq(modules.id, lessons.moduleId))
+    .leftJoin(userLessonProgress, and(eq(userLessonProgress.lessonId, lessons.id), eq(userLessonProgress.userId, viewer.id)))
+    .where(eq(lessons.id, lessonId));
+  if (!row || !visibleTo(viewer, row.moduleAvailable)) return null;
+  return {
+    lesson: {
+      id: row.id,
+      title: row.title,
+      description: row.description,
+      videoUrl: row.videoUrl,
+      iframe: row.iframe,
+      thumbnailUrl: row.thumbnailUrl,
+      durationSeconds: row.durationSeconds,
+      orderIndex: row.orderIndex,
+      materials: Array.isArray(row.materials) ? row.materials : [],
+    },
+    module: { id: row.moduleId, title: row.moduleTitle, orderIndex: row.moduleOrder, available: row.moduleAvailable === "yes" },
+    completed: row.completed === true,
+    nextLessonId: row.nextLessonId ?? null,
+    practiceCode: practiceLessonCode(row.moduleOrder, row.orderIndex),
+  };
+}
+
+/** Whether the viewer may open (and so complete or comment on) this lesson. One query. */
+export async function findVisibleLesson(db: DbOrTx, viewer: Viewer, lessonId: string | undefined) {
+  if (!isUuid(lessonId)) return null;
+  const [row] = await db
+    .select({ id: lessons.id, moduleId: lessons.moduleId, available: modules.available })
+    .from(lessons)
+    .innerJoin(modules, eq(modules.id, lessons.moduleId))
+    .where(eq(lessons.id, lessonId));
+  return row && visibleTo(viewer, row.available) ? { id: row.id, moduleId: row.moduleId } : null;
+}
+
+// ——— completion and statistics ———
+
+export type UserStatistics = { lessonsWatched: number; modulesCompleted: number; courseCompletion: number };
+
+export type CompletionResult =
+  | { status: "not_found" }
+  | { status: "already_completed" }
+  | { status: "completed"; moduleCompleted: boolean; statistics: UserStatistics };
+
+type Row = Record<string, unknown>;
+const rowsOf = (result: unknown): Row[] =>
+  Array.isArray(result) ? (result as Row[]) : ((result as { rows?: Row[] }).rows ?? []);
+
+/**
+ * Marks a lesson completed for the viewer, in one transaction:
+ * 1. upsert the progress row — it changes only if the lesson was not completed yet, so completing
+ *    again (or twice at once) changes nothing;
+ * 2. on a first completion, add 1 to users.lessons_watched in SQL and, when this completion made the
+ *    lesson's module fully complete, recompute modules_completed (modules with ≥ 1 lesson, all
+ *    completed) and course_completion (rounded percent of all lessons completed, clamped 0–100).
+ */
+export async function completeLesson(db: DbOrTx, viewer: Viewer, lessonId: string | undefined, now = new Date()): Promise<CompletionResult> {
+  if (!isUuid(lessonId)) return { status: "not_found" };
+  return db.transaction(async (tx) => {
+    const lesson = await findVisibleLesson(tx, viewer, lessonId);
+    if (!lesson) return { status: "not_found" } as const;
+
+    const changed = await tx
+      .insert(userLessonProgress)
+      .values({ userId: viewer.id, lessonId: lesson.id, completed: true, completedAt: now, updatedAt: now })
+      .onConflictDoUpdate({
+        target: [userLessonProgress.userId, userLessonProgress.lessonId],
+        set: { completed: true, completedAt: now, updatedAt: now },
+        setWhere: eq(userLessonProgress.completed, false),
+      })
+      .returning({ id: userLessonProgress.id });
+    if (changed.length === 0) return { status: "already_completed" } as const;
+
+    const result = await tx.execute(sql`
+      with module_state as (
+        select count(*) > 0 and count(*) = count(p.id) as complete
+        from lessons l
+        left join user_lesson_progress p on p.lesson_id = l.id and p.user_id = ${viewer.id} and p.completed
+        where l.module_id = ${lesson.moduleId}
+      ), totals as (
+        select
+          (select count(*) from modules m
+            where exists (select 1 from lessons l where l.module_id = m.id)
+              and not exists (
+                select 1 from lessons l
+                left join user_lesson_progress p on p.lesson_id = l.id and p.user_id = ${viewer.id} and p.completed
+                where l.module_id = m.id and p.id is null)
+          )::int as modules_completed,
+          least(100, greatest(0, coalesce(round(100.0 *
+            (select count(*) from user_lesson_progress p join lessons l on l.id = p.lesson_id
+              where p.user_id = ${viewer.id} and p.completed)
+            / nullif((select count(*) from lessons), 0)), 0)))::int as course_completion
+        from module_state where module_state.complete
+      )
+      update users set
+        lessons_watched = lessons_watched + 1,
+        modules_completed = coalesce((select modules_completed from totals), users.modules_completed),
+        course_completion = coalesce((select course_completion from totals), users.course_completion),
+        updated_at = now()
+      where id = ${viewer.id}
+      returning lessons_watched, modules_completed, course_completion,
+        (select complete from module_state) as module_completed`);
+    const row = rowsOf(result)[0];
+    if (!row) throw new Error("user not found while completing a lesson");
+    return {
+      status: "completed",
+      moduleCompleted: row.module_completed === true,
+      statistics: {
+        lessonsWatched: Number(row.lessons_watched),
+        modulesCompleted: Number(row.modules_completed),
+        courseCompletion: Number(row.course_completion),
+      },
+    } as const;
+  });
+}
+
+export const COMPLETION_ERROR = "Erro: Não foi possível marcar a aula como concluída.";
+
+export type CompleteActionData = { intent: "complete"; error: string };
+
+/**
+ * Action body of intent=complete: PRG with a flash toast on success (also without JavaScript), 404
+ * for a missing or unavailable lesson, the spec's failure message when the database fails.
+ */
+export async function handleCompleteAction(context: AppLoadContext, viewer: Viewer, lessonId: string | undefined) {
+  let result: CompletionResult;
+  try {
+    result = await completeLesson(context.db, viewer, lessonId);
+  } catch (error) {
+    console.error("completeLesson failed", error);
+    return data({ intent: "complete", error: COMPLETION_ERROR } satisfies CompleteActionData, { status: 500 });
+  }
+  if (result.status === "not_found") throw courseNotFound("lesson");
+  return redirectWithToast(`/courses/lessons/${lessonId}`, {
+    type: "success",
+    title: "Aula concluída!",
+    description:
+      result.status === "completed" && result.moduleCompleted ? "Parabéns, você concluiu todas as aulas deste módulo!" : "Seu progresso foi salvo.",
+  });
+}

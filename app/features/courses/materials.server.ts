@@ -1,0 +1,166 @@
+// Lesson materials: upload (streamed to R2, then one atomic jsonb append), removal (one atomic jsonb
+// removal, then the object) and download (the stored object as an attachment).
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { eq, sql } from "drizzle-orm";
+import type { DbOrTx } from "~/server/db.server";
+import { lessons, type DownloadableMaterial } from "~/server/schema";
+import {
+  deleteQuietly, keyFromPublicUrl, MATERIAL_MAX_BYTES, materialKey, mediaBucket, originalNameOf, publicPath,
+  StreamingObjectWriter, TooLargeError,
+} from "~/server/storage.server";
+import { BodyTooLargeError, FORM_OVERHEAD_BYTES, readForm } from "./admin/uploads.server";
+import { formatFileSize, materialContentType, materialTitle, materialType } from "./material-files";
+
+export type LessonMaterials = { id: string; title: string; moduleId: string; materials: DownloadableMaterial[] };
+
+const rowsOf = <T>(result: unknown): T[] => ((result as { rows?: T[] }).rows ?? (result as T[])) ?? [];
+
+export async function findLessonMaterials(db: DbOrTx, lessonId: string): Promise<LessonMaterials | null> {
+  if (!isUuid(lessonId)) return null;
+  const [row] = await db
+    .select({ id: lessons.id, title: lessons.title, moduleId: lessons.moduleId, materials: lessons.downloadableMaterials })
+    .from(lessons)
+    .where(eq(lessons.id, lessonId));
+  return row ?? null;
+}
+
+export const isUuid = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+
+/** Appends one item in one statement (no read-modify-write); false when the lesson is gone. */
+export async function appendMaterial(db: DbOrTx, lessonId: string, item: DownloadableMaterial): Promise<boolean> {
+  const result = await db.execute(sql`
+    update lessons
+       set downloadable_materials = downloadable_materials || jsonb_build_array(${JSON.stringify(item)}::jsonb),
+           updated_at = now()
+     where id = ${lessonId}
+ returning id`);
+  return rowsOf(result).length === 1;
+}
+
+/** Removes the items with this URL in one statement; false when there was none. */
+export async function removeMaterialEntry(db: DbOrTx, lessonId: string, url: string): Promise<boolean> {
+  const result = await db.execute(sql`
+    update lessons
+       set downloadable_materials = coalesce(
+             (select jsonb_agg(item order by position)
+                from jsonb_array_elements(downloadable_materials) with ordinality as t(item, position)
+               where item->>'url' is distinct from ${url}),
+             '[]'::jsonb),
+           updated_at = now()
+     where id = ${lessonId}
+       and downloadable_materials @> jsonb_build_array(jsonb_build_object('url', ${url}::text))
+ returning id`);
+  return rowsOf(result).length === 1;
+}
+
+export type UploadOutcome =
+  | { status: "ok"; item: DownloadableMaterial }
+  | { status: "not_found" }
+  | { status: "no_file" }
+  | { status: "too_large" }
+  | { status: "unreadable"; message: string }
+  | { status: "storage_failed"; message: string }
+  | { status: "save_failed"; message: string };
+
+const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * One material from a multipart form (field `file`): refused by Content-Length before reading when it
+ * declares more than 50 MB, streamed to R2 while counting bytes (over 50 MB: aborted, nothing stored),
+ * then appended to the lesson's list; when that fails the stored object is deleted again.
+ */
+export async function uploadMaterial(context: AppLoadContext, request: Request, lessonId: string, now = new Date()): Promise<UploadOutcome> {
+  const lesson = await findLessonMaterials(context.db, lessonId);
+  if (!lesson) return { status: "not_found" };
+  const bucket = mediaBucket(context);
+
+  let stored: { key: string; name: string; size: number } | null = null;
+  try {
+    await readForm(request, MATERIAL_MAX_BYTES + FORM_OVERHEAD_BYTES, async (part) => {
+      if (part.name !== "file" || stored || !part.filename) return undefined;
+      const name = part.filename;
+      const writer = new StreamingObjectWriter(bucket, materialKey(lessonId, name, now.getTime()), {
+        contentType: materialContentType(name, part.contentType),
+        originalName: name,
+        maxBytes: MATERIAL_MAX_BYTES,
+      });
+      try {
+        for await (const chunk of part.data) await writer.write(chunk);
+        if (writer.size === 0) {
+          await writer.abort();
+          return undefined;
+        }
+        const size = await writer.finish();
+        stored = { key: writer.key, name, size };
+      } catch (error) {
+        await writer.abort();
+        throw error;
+      }
+      return undefined;
+    });
+  } catch (error) {
+    if (stored) await deleteQuietly(bucket, [(stored as { key: string }).key]);
+    if (error instanceof TooLargeError || error instanceof BodyTooLargeError) return { status: "too_large" };
+    if (error instanceof TypeError || /malformed|multipart/i.test(errorMessage(error))) {
+      return { status: "unreadable", message: "Não foi possível ler o arquivo enviado." };
+    }
+    console.error("materials: upload failed", error);
+    return { status: "storage_failed", message: errorMessage(error) };
+  }
+  if (!stored) return { status: "no_file" };
+  const file = stored as { key: string; name: string; size: number };
+
+  const item: DownloadableMaterial = {
+    title: materialTitle(file.name),
+    type: materialType(file.name),
+    size: formatFileSize(file.size),
+    url: publicPath(file.key),
+    uploadedAt: now.toISOString(),
+  };
+  try {
+    if (!(await appendMaterial(context.db, lessonId, item))) throw new Error("Aula não encontrada");
+  } catch (error) {
+    await deleteQuietly(bucket, [file.key]);
+    return { status: "save_failed", message: errorMessage(error) };
+  }
+  return { status: "ok", item };
+}
+
+export type RemoveOutcome = { status: "ok" } | { status: "not_found" } | { status: "invalid_url" } | { status: "failed"; message: string };
+
+/**
+ * Removes one material: the entry (atomic) and then its object. The entry goes first so the list never
+ * points at a deleted file; an object whose deletion fails is only an orphan in storage (logged).
+ */
+export async function removeMaterial(context: AppLoadContext, lessonId: string, url: string): Promise<RemoveOutcome> {
+  const key = keyFromPublicUrl(url, context.cloudflare.env.APP_URL);
+  if (!key || !key.startsWith(`lesson-materials/${lessonId}/`)) return { status: "invalid_url" };
+  try {
+    if (!(await removeMaterialEntry(context.db, lessonId, url))) return { status: "not_found" };
+  } catch (error) {
+    return { status: "failed", message: errorMessage(error) };
+  }
+  await deleteQuietly(mediaBucket(context), [key]);
+  return { status: "ok" };
+}
+
+/** The material of a lesson by its stored file name, opened for download. */
+export async function openMaterial(context: AppLoadContext, lessonId: string, fileId: string) {
+  const lesson = await findLessonMaterials(context.db, lessonId);
+  const material = lesson?.materials.find((m) => {
+    const key = keyFromPublicUrl(m.url, context.cloudflare.env.APP_URL);
+    return key === `lesson-materials/${lessonId}/${fileId}`;
+  });
+  if (!lesson || !material) return null;
+  const key = keyFromPublicUrl(material.url, context.cloudflare.env.APP_URL)!;
+  const object = await mediaBucket(context).get(key);
+  if (!object) return null;
+  return { material, object, fileName: originalNameOf(object) };
+}
+
+/** `attachment; filename="ascii"; filename*=UTF-8''…` (RFC 6266 / 5987). */
+export function attachmentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}

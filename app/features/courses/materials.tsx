@@ -1,0 +1,174 @@
+// Lesson materials (spec §3 item, §5 removal, §8 messages): the list learners download from, and for
+// admins the upload link and a remove control per item. Downloads go through the app
+// (`…/materials/{file}/download`, an attachment); removal is a POST form that asks for confirmation —
+// a dialog with JavaScript, a confirmation step on the materials page without it.
+import { Form, Link, useLocation, useSubmit } from "@remix-run/react";
+import { lazy, Suspense, useRef, useState, type FormEvent, type MouseEvent } from "react";
+import { toast } from "~/features/shell/Toaster";
+import type { DownloadableMaterial } from "~/server/schema";
+import { formatUploadDate, materialDownloadPath, materialFileId, materialsPath } from "./material-files";
+
+const loadDialog = () => import("./RemoveMaterialDialog");
+const RemoveMaterialDialog = lazy(loadDialog);
+
+export const REMOVE_CONFIRMATION = "Tem certeza que deseja remover este arquivo? Esta ação não pode ser desfeita.";
+
+export type MaterialsListProps = {
+  lessonId: string;
+  materials: DownloadableMaterial[];
+  canManage: boolean;
+  /** The "Enviar material" link (hidden on the materials page itself). */
+  showUploadLink?: boolean;
+};
+
+const svg = { width: 20, height: 20, viewBox: "0 0 24 24", fill: "none", stroke: "currentColor", strokeWidth: 1.8, strokeLinecap: "round", strokeLinejoin: "round", "aria-hidden": true, focusable: false } as const;
+const FileIcon = () => (
+  <svg {...svg}>
+    <path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8Z" />
+    <path d="M14 3v5h5" />
+  </svg>
+);
+const DownloadIcon = () => (
+  <svg {...svg}>
+    <path d="M12 4v11m-5-5 5 5 5-5M5 20h14" />
+  </svg>
+);
+const TrashIcon = () => (
+  <svg {...svg}>
+    <path d="M4 7h16M10 11v6m4-6v6M6 7l1 12a2 2 0 0 0 2 2h6a2 2 0 0 0 2-2l1-12M9 7V4h6v3" />
+  </svg>
+);
+export const UploadIcon = () => (
+  <svg {...svg}>
+    <path d="M12 16V5m-5 5 5-5 5 5M5 20h14" />
+  </svg>
+);
+
+const buttonBase = "inline-flex items-center justify-center gap-2 rounded-lg px-3 py-2 text-sm font-semibold";
+
+export function MaterialsList({ lessonId, materials, canManage, showUploadLink = true }: MaterialsListProps) {
+  return (
+    <div>
+      {canManage && showUploadLink ? (
+        <div className="mb-4 flex justify-end">
+          <Link to={materialsPath(lessonId)} preventScrollReset className={`${buttonBase} bg-indigo-600 text-white hover:bg-indigo-500`}>
+            <UploadIcon />
+            Enviar material
+          </Link>
+        </div>
+      ) : null}
+      {materials.length === 0 ? (
+        <div className="rounded-xl border border-dashed border-slate-300 p-6 text-center dark:border-night-700">
+          <p className="font-medium">Nenhum material disponível.</p>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Os arquivos de apoio desta aula aparecerão aqui.</p>
+        </div>
+      ) : (
+        <ul className="flex flex-col gap-3" aria-label="Materiais da aula">
+          {materials.map((material) => (
+            <MaterialItem key={material.url} lessonId={lessonId} material={material} canManage={canManage} />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function MaterialItem({ lessonId, material, canManage }: { lessonId: string; material: DownloadableMaterial; canManage: boolean }) {
+  const href = materialDownloadPath(lessonId, material);
+  const date = formatUploadDate(material.uploadedAt);
+  return (
+    <li className="flex flex-col gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:flex-row sm:items-center dark:border-night-700 dark:bg-night-900">
+      <div className="flex min-w-0 flex-1 items-center gap-3">
+        <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-indigo-50 text-indigo-700 dark:bg-indigo-400/15 dark:text-indigo-200">
+          <FileIcon />
+        </span>
+        <div className="min-w-0">
+          <p className="truncate font-medium" title={material.title}>
+            {material.title}
+          </p>
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            <span className="font-semibold">{material.type}</span> · {material.size}
+            {date ? <> · Enviado em {date}</> : null}
+          </p>
+        </div>
+      </div>
+      <div className="flex shrink-0 gap-2">
+        <a
+          href={href}
+          onClick={(event) => downloadWithFeedback(event, href, material.title)}
+          className={`${buttonBase} border border-slate-300 text-slate-800 hover:bg-slate-100 dark:border-night-700 dark:text-slate-100 dark:hover:bg-night-800`}
+          aria-label={`Baixar ${material.title}`}
+        >
+          <DownloadIcon />
+          Baixar
+        </a>
+        {canManage ? <RemoveMaterialForm lessonId={lessonId} material={material} /> : null}
+      </div>
+    </li>
+  );
+}
+
+/**
+ * With JavaScript: "Baixando: {title}", a HEAD request to know the file is there, then the browser's
+ * own download (streamed, the page stays); "Erro ao baixar arquivo" otherwise. Without JS the link
+ * downloads directly (and a failure comes back as a flash toast on the lesson page).
+ */
+async function downloadWithFeedback(event: MouseEvent<HTMLAnchorElement>, href: string, title: string) {
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  event.preventDefault();
+  toast({ type: "info", title: `Baixando: ${title}` });
+  try {
+    const response = await fetch(href, { method: "HEAD", credentials: "same-origin" });
+    if (!response.ok || !/attachment/i.test(response.headers.get("Content-Disposition") ?? "")) throw new Error(String(response.status));
+    window.location.assign(href);
+  } catch {
+    toast({ type: "error", title: "Erro ao baixar arquivo" });
+  }
+}
+
+/** A POST form per item. JS: the confirmation dialog, then the same form with `confirmed=yes`. */
+function RemoveMaterialForm({ lessonId, material }: { lessonId: string; material: DownloadableMaterial }) {
+  const location = useLocation();
+  const submit = useSubmit();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [confirming, setConfirming] = useState(false);
+  const action = materialsPath(lessonId);
+  const redirectTo = location.pathname + location.search.replace(/([?&])remover=[^&]*&?/, "$1").replace(/[?&]$/, "");
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setConfirming(true);
+  };
+  const confirm = () => {
+    const data = new FormData(formRef.current!);
+    data.set("confirmed", "yes");
+    setConfirming(false);
+    submit(data, { method: "post", action, preventScrollReset: true });
+  };
+
+  return (
+    <>
+      <Form ref={formRef} method="post" action={action} onSubmit={onSubmit} preventScrollReset>
+        <input type="hidden" name="intent" value="remove" />
+        <input type="hidden" name="url" value={material.url} />
+        <input type="hidden" name="file" value={materialFileId(material)} />
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <button
+          type="submit"
+          aria-label={`Remover ${material.title}`}
+          onPointerEnter={loadDialog}
+          onFocus={loadDialog}
+          className={`${buttonBase} border border-rose-300 text-rose-700 hover:bg-rose-50 dark:border-rose-800 dark:text-rose-300 dark:hover:bg-rose-950/50`}
+        >
+          <TrashIcon />
+          Remover
+        </button>
+      </Form>
+      {confirming ? (
+        <Suspense fallback={null}>
+          <RemoveMaterialDialog open onOpenChange={setConfirming} title={material.title} message={REMOVE_CONFIRMATION} onConfirm={confirm} />
+        </Suspense>
+      ) : null}
+    </>
+  );
+}

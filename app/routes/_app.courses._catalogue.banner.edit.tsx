@@ -1,0 +1,43 @@
+// /courses/banner/edit — the courses hero banner (title, subtitle, image or gradient, active), nested
+// under /courses. Admins only; Teacher FLIX must be on.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { handleAdminSave, requireCourseAdmin } from "~/features/courses/admin/actions.server";
+import { AdminPanel } from "~/features/courses/admin/AdminPanel";
+import { BannerForm } from "~/features/courses/admin/BannerForm";
+import { findCoursesBanner, saveCoursesBanner } from "~/features/courses/admin/content.server";
+import type { AdminActionData } from "~/features/courses/admin/form-state";
+import { bannerSchema } from "~/features/courses/admin/schemas";
+
+export const meta: MetaFunction = () => [{ title: "Editar banner dos cursos — Nika" }];
+
+const COURSES = "/courses";
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireCourseAdmin(request, context);
+  return { banner: await findCoursesBanner(context.db) };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  await requireCourseAdmin(request, context);
+  return handleAdminSave({
+    request,
+    context,
+    schema: bannerSchema,
+    imageFields: [{ file: "background_image_file", url: "background_image_url", folder: "banners" }],
+    save: (value, urls) => saveCoursesBanner(context.db, value, urls),
+    failure: (message) => `Falha ao atualizar banner: ${message}`,
+    notFound: "Banner não encontrado",
+    success: { to: COURSES, description: "Banner atualizado com sucesso" },
+  });
+}
+
+export default function EditCoursesBanner() {
+  const { banner } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as AdminActionData | undefined;
+  return (
+    <AdminPanel title="Editar banner" description="Banner do topo da página de cursos" closeTo={COURSES}>
+      <BannerForm banner={banner} actionData={actionData} action={`${COURSES}/banner/edit`} closeTo={COURSES} />
+    </AdminPanel>
+  );
+}

@@ -1,0 +1,47 @@
+// /courses/lessons/:lessonId/edit — "Editar Aula", nested in the lesson page (dialog with JS, page
+// section without). Admins only; Teacher FLIX must be on.
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { handleAdminSave, requireCourseAdmin } from "~/features/courses/admin/actions.server";
+import { AdminPanel } from "~/features/courses/admin/AdminPanel";
+import { findLessonForEdit, updateLesson } from "~/features/courses/admin/content.server";
+import type { AdminActionData } from "~/features/courses/admin/form-state";
+import { LessonForm } from "~/features/courses/admin/LessonForm";
+import { lessonSchema } from "~/features/courses/admin/schemas";
+
+export const meta: MetaFunction = () => [{ title: "Editar Aula — Nika" }];
+
+const lessonPath = (id: string) => `/courses/lessons/${id}`;
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  await requireCourseAdmin(request, context);
+  const lesson = await findLessonForEdit(context.db, params.lessonId!);
+  if (!lesson) throw data({ message: "Aula não encontrada" }, { status: 404 });
+  return { lesson };
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  await requireCourseAdmin(request, context);
+  const lessonId = params.lessonId!;
+  return handleAdminSave({
+    request,
+    context,
+    schema: lessonSchema,
+    imageFields: [{ file: "thumbnail_file", url: "thumbnail_url", folder: "thumbnails" }],
+    save: (value, urls) => updateLesson(context.db, lessonId, value, urls),
+    failure: (message) => `Falha ao atualizar aula: ${message}`,
+    notFound: "Aula não encontrada",
+    success: { to: lessonPath(lessonId), description: "Aula atualizada com sucesso" },
+  });
+}
+
+export default function EditLesson() {
+  const { lesson } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as AdminActionData | undefined;
+  const closeTo = lessonPath(lesson.id);
+  return (
+    <AdminPanel title="Editar Aula" description={`${lesson.moduleTitle} · ${lesson.title}`} closeTo={closeTo}>
+      <LessonForm lesson={lesson} actionData={actionData} action={`${closeTo}/edit`} closeTo={closeTo} />
+    </AdminPanel>
+  );
+}

@@ -1,0 +1,117 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Link, Outlet, useActionData, useLoaderData } from "@remix-run/react";
+import { courseNotFound, handleCompleteAction, loadLessonPage } from "~/features/courses/catalog.server";
+import { Comments } from "~/features/courses/Comments";
+import { handleCommentAction, loadLessonComments, type CommentActionData } from "~/features/courses/comments.server";
+import { BookIcon, ChatBubbleIcon, UploadIcon } from "~/features/courses/icons";
+import { LessonTabs } from "~/features/courses/LessonTabs";
+import { AboutLesson, LessonActions, LessonHeader } from "~/features/courses/LessonView";
+import { useLessonLiveRefresh } from "~/features/courses/live";
+import { MaterialsList } from "~/features/courses/materials";
+import { CourseErrorBoundary, courseErrorTitle } from "~/features/courses/NotFound";
+import { secondaryButton } from "~/features/courses/ui";
+import { LessonVideo } from "~/features/courses/video";
+import { requireUser } from "~/server/auth.server";
+import { requireFeature } from "~/server/flags.server";
+import { ADMIN_PANEL_ID } from "~/features/courses/admin/panel-id";
+
+export const meta: MetaFunction<typeof loader> = ({ data, error }) => [
+  { title: data ? `${data.page.lesson.title} — Teacher FLIX` : courseErrorTitle(error) },
+];
+
+/** Missing, malformed or (for learners) unavailable lesson → 404 "Aula não encontrada". */
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
+  await requireFeature(context, "feature_teacher_flix");
+  const viewer = { id: user.id, isAdmin: user.isAdmin };
+  const [page, comments] = await Promise.all([
+    loadLessonPage(context.db, viewer, params.lessonId),
+    loadLessonComments(context.db, viewer, params.lessonId ?? ""),
+  ]);
+  if (!page) throw courseNotFound("lesson");
+  return { page, comments, isAdmin: user.isAdmin, now: Date.now() };
+}
+
+/** intent=complete: mark the lesson completed · intent=comment: a comment, or an admin's reply (parentId). */
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const user = await requireUser(request, context);
+  await requireFeature(context, "feature_teacher_flix");
+  const viewer = { id: user.id, isAdmin: user.isAdmin };
+  const form = await request.formData();
+  switch (form.get("intent")) {
+    case "complete":
+      return handleCompleteAction(context, viewer, params.lessonId);
+    case "comment":
+      return handleCommentAction(context, viewer, params.lessonId, form);
+    default:
+      return data({ intent: "unknown" as const, error: "Ação inválida." }, { status: 400 });
+  }
+}
+
+export default function LessonRoute() {
+  const { page, comments, isAdmin, now } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const commentFailure = actionData && actionData.intent === "comment" ? (actionData as CommentActionData) : null;
+  const completionError = actionData && actionData.intent === "complete" ? actionData.error : null;
+  useLessonLiveRefresh(page.lesson.id);
+
+  return (
+    <div className="mx-auto w-full max-w-5xl px-4 py-6 sm:px-6 sm:py-8">
+      <LessonHeader page={page} isAdmin={isAdmin} />
+      <LessonVideo videoUrl={page.lesson.videoUrl} iframe={page.lesson.iframe} title={page.lesson.title} className="mt-5" />
+      <div className="mt-5">
+        <LessonActions page={page} completionError={completionError} />
+      </div>
+      <div className="mt-8">
+        <LessonTabs
+          tabs={[
+            {
+              id: "informacoes",
+              icon: <BookIcon size={16} />,
+              label: "Informações",
+              panel: <AboutLesson page={page} />,
+            },
+            {
+              id: "materiais",
+              icon: <UploadIcon size={16} className="rotate-180" />,
+              label: (
+                <>
+                  <span className="md:hidden">Downloads</span>
+                  <span className="hidden md:inline">Materiais</span>
+                </>
+              ),
+              panel: (
+                <section aria-labelledby="materiais-titulo" className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6 dark:border-night-700 dark:bg-night-900">
+                  <div className="flex flex-wrap items-center justify-between gap-2">
+                    <h2 id="materiais-titulo" className="text-lg font-bold">
+                      Materiais da aula
+                    </h2>
+                    {isAdmin ? (
+                      <Link to={`/courses/lessons/${page.lesson.id}/materials#${ADMIN_PANEL_ID}`} preventScrollReset className={secondaryButton}>
+                        <UploadIcon size={16} />
+                        Enviar material
+                      </Link>
+                    ) : null}
+                  </div>
+                  <div className="mt-4">
+                    <MaterialsList lessonId={page.lesson.id} materials={page.lesson.materials} canManage={isAdmin} showUploadLink={false} />
+                  </div>
+                </section>
+              ),
+            },
+            {
+              id: "comentarios",
+              icon: <ChatBubbleIcon size={16} />,
+              label: "Comentários",
+              panel: <Comments threads={comments.threads} count={comments.count} now={now} isAdmin={isAdmin} failure={commentFailure} />,
+            },
+          ]}
+        />
+      </div>
+      {/* Nested admin routes (/courses/lessons/:id/edit, /courses/lessons/:id/materials) render over this page. */}
+      <Outlet />
+    </div>
+  );
+}
+
+export const ErrorBoundary = CourseErrorBoundary;

@@ -1,0 +1,50 @@
+// /courses/modules/:moduleId/edit — "Editar Módulo", nested in the module page (dialog with JS, page
+// section without). Admins only; Teacher FLIX must be on.
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { handleAdminSave, requireCourseAdmin } from "~/features/courses/admin/actions.server";
+import { AdminPanel } from "~/features/courses/admin/AdminPanel";
+import { findModuleForEdit, updateModule } from "~/features/courses/admin/content.server";
+import type { AdminActionData } from "~/features/courses/admin/form-state";
+import { ModuleForm } from "~/features/courses/admin/ModuleForm";
+import { moduleSchema } from "~/features/courses/admin/schemas";
+
+export const meta: MetaFunction = () => [{ title: "Editar Módulo — Nika" }];
+
+const modulePath = (id: string) => `/courses/modules/${id}`;
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  await requireCourseAdmin(request, context);
+  const module = await findModuleForEdit(context.db, params.moduleId!);
+  if (!module) throw data({ message: "Módulo não encontrado" }, { status: 404 });
+  return { module };
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  await requireCourseAdmin(request, context);
+  const moduleId = params.moduleId!;
+  return handleAdminSave({
+    request,
+    context,
+    schema: moduleSchema,
+    imageFields: [
+      { file: "image_file", url: "image_url", folder: "modules" },
+      { file: "banner_file", url: "banner_url", folder: "banners" },
+    ],
+    save: (value, urls) => updateModule(context.db, moduleId, value, urls),
+    failure: (message) => `Falha ao atualizar módulo: ${message}`,
+    notFound: "Módulo não encontrado",
+    success: { to: modulePath(moduleId), description: "Módulo atualizado com sucesso" },
+  });
+}
+
+export default function EditModule() {
+  const { module } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as AdminActionData | undefined;
+  const closeTo = modulePath(module.id);
+  return (
+    <AdminPanel title="Editar Módulo" description={module.title} closeTo={closeTo}>
+      <ModuleForm module={module} actionData={actionData} action={`${closeTo}/edit`} closeTo={closeTo} />
+    </AdminPanel>
+  );
+}

@@ -1,0 +1,50 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, Outlet, useLoaderData } from "@remix-run/react";
+import { courseNotFound, loadModulePage } from "~/features/courses/catalog.server";
+import { LessonList } from "~/features/courses/LessonList";
+import { ModuleBanner, moduleHeading } from "~/features/courses/ModuleBanner";
+import { CourseErrorBoundary, courseErrorTitle } from "~/features/courses/NotFound";
+import { EditLink } from "~/features/courses/ui";
+import { ArrowLeftIcon } from "~/features/shell/icons";
+import { requireUser } from "~/server/auth.server";
+import { requireFeature } from "~/server/flags.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data, error }) => [
+  { title: data ? `${moduleHeading(data.page.module)} — Teacher FLIX` : courseErrorTitle(error) },
+];
+
+/** Missing, malformed or (for learners) unavailable module → 404 "Módulo não encontrado". */
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
+  await requireFeature(context, "feature_teacher_flix");
+  const page = await loadModulePage(context.db, { id: user.id, isAdmin: user.isAdmin }, params.moduleId);
+  if (!page) throw courseNotFound("module");
+  return { page, isAdmin: user.isAdmin };
+}
+
+export default function ModuleRoute() {
+  const { page, isAdmin } = useLoaderData<typeof loader>();
+  return (
+    <div className="mx-auto w-full max-w-5xl px-4 py-6 sm:px-6 sm:py-8">
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
+        <Link
+          to="/courses"
+          prefetch="intent"
+          className="inline-flex items-center gap-1.5 rounded-lg py-1 text-sm font-semibold text-indigo-700 hover:underline dark:text-indigo-300"
+        >
+          <ArrowLeftIcon size={16} />
+          Voltar aos Cursos
+        </Link>
+        {isAdmin ? <EditLink to={`/courses/modules/${page.module.id}/edit`}>Editar Módulo</EditLink> : null}
+      </div>
+      <ModuleBanner page={page} />
+      <section aria-label="Aulas" className="mt-6">
+        <LessonList lessons={page.lessons} isAdmin={isAdmin} />
+      </section>
+      {/* Nested admin routes (e.g. /courses/modules/:id/edit) render over this page. */}
+      <Outlet />
+    </div>
+  );
+}
+
+export const ErrorBoundary = CourseErrorBoundary;

@@ -1,0 +1,6 @@
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { connectLessonChannel } from "~/server/realtime.server";
+
+/** WebSocket endpoint of a lesson's live channel (the upgrade is answered by its Durable Object). */
+export const loader = ({ request, context, params }: LoaderFunctionArgs) =>
+  connectLessonChannel(request, context, params.lessonId ?? "");

@@ -1,0 +1,69 @@
+// Realtime: Durable Object channels (one per lesson) that push "something changed" over WebSockets.
+// `publishLessonComment` is called by the comment action after the comment is stored;
+// `connectLessonChannel` answers the WebSocket endpoint (resources.lessons.$lessonId.live).
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { getSessionUser } from "./auth.server";
+import { getFlags } from "./flags.server";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Tells everyone on the lesson page that a new comment exists (they refetch through the loader).
+ * Call it after the comment is committed. Never fails the request: errors are logged, and without the
+ * LESSON_CHANNELS binding (unit tests, `remix vite:dev`) it does nothing. Awaiting it costs one
+ * Durable Object round trip; wrap it in `context.cloudflare.ctx.waitUntil` to not wait at all.
+ */
+export async function publishLessonComment(context: AppLoadContext, lessonId: string): Promise<void> {
+  const channels = context.cloudflare.env.LESSON_CHANNELS;
+  if (!channels) return;
+  try {
+    const id = lessonId.toLowerCase();
+    await channels.get(channels.idFromName(id)).notifyComment(id);
+  } catch (error) {
+    console.error("[realtime] could not publish the new comment of lesson", lessonId, error);
+  }
+}
+
+const refuse = (status: number, message: string, headers?: HeadersInit) =>
+  new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", ...headers } });
+
+/** Browsers send Origin on WebSocket handshakes: only our own pages may open the channel. */
+function fromOwnOrigin(request: Request, appUrl: string | undefined) {
+  const origin = request.headers.get("Origin");
+  if (!origin) return true; // not a browser: it must still present a valid session cookie
+  if (origin === new URL(request.url).origin) return true;
+  try {
+    return appUrl ? origin === new URL(appUrl).origin : false;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The WebSocket endpoint of a lesson: a signed-in, non-blocked user with Teacher FLIX enabled is
+ * handed to the lesson's Durable Object; anyone else gets a plain HTTP error and no upgrade.
+ */
+export async function connectLessonChannel(request: Request, context: AppLoadContext, lessonId: string): Promise<Response> {
+  const env = context.cloudflare.env;
+  if (!UUID.test(lessonId)) return refuse(404, "Aula não encontrada.");
+  if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
+    return refuse(426, "Este endereço só aceita WebSocket.", { Upgrade: "websocket" });
+  }
+  if (!fromOwnOrigin(request, env.APP_URL)) return refuse(403, "Origem não permitida.");
+  const user = await getSessionUser(request, context);
+  if (!user) return refuse(401, "Faça login para continuar.");
+  if (user.accountType === "blocked") return refuse(403, "Conta bloqueada.");
+  const flags = await getFlags(context);
+  if (!flags.feature_teacher_flix) return refuse(403, "Recurso Temporariamente Indisponível");
+  const channels = env.LESSON_CHANNELS;
+  if (!channels) return refuse(503, "Atualização ao vivo indisponível.");
+  const id = lessonId.toLowerCase();
+  try {
+    // A fresh request: the channel needs only the upgrade, not the user's cookies.
+    return await channels.get(channels.idFromName(id)).fetch("https://lesson-channel/connect", { headers: { Upgrade: "websocket" } });
+  } catch (error) {
+    // e.g. `remix vite:dev`, whose platform proxy cannot run this worker's Durable Objects: pages poll.
+    console.error("[realtime] could not open the channel of lesson", lessonId, error);
+    return refuse(503, "Atualização ao vivo indisponível.");
+  }
+}
