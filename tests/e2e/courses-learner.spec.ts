@@ -82,11 +82,15 @@ test("a learner completes lessons, sees progress and statistics change, and foll
   await expect(moduleCard(page, course.title).getByText("33% Completo")).toBeVisible();
 
   // Finish the module: statistics recomputed, card says Concluído.
+  let watched = 1;
   for (const lesson of [second!, third!]) {
     await page.goto(`/courses/lessons/${lesson.id}`);
     if (js) await waitForHydration(page);
     await page.getByRole("button", { name: "Marcar como Concluída" }).click();
     await expect(page.getByRole("button", { name: "Concluída" })).toBeDisabled();
+    // With JS the button flips optimistically: wait for the server before leaving the page.
+    watched++;
+    await expect.poll(async () => (await userByEmail(email))?.lessonsWatched).toBe(watched);
   }
   // The last lesson of this module leads nowhere in it; the page still loads.
   await page.goto(`/courses/modules/${course.moduleId}`);
