@@ -1,29 +1,8 @@
 // Inline stroke icons of the learner course pages (24×24, currentColor, decorative).
-import type { ReactNode, SVGProps } from "react";
+import type { ReactNode } from "react";
+import { createIcon } from "~/features/shell/icons";
 
-type IconProps = SVGProps<SVGSVGElement> & { size?: number };
-
-function icon(paths: ReactNode) {
-  return function Icon({ size = 18, ...props }: IconProps) {
-    return (
-      <svg
-        width={size}
-        height={size}
-        viewBox="0 0 24 24"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth={2}
-        strokeLinecap="round"
-        strokeLinejoin="round"
-        aria-hidden="true"
-        focusable="false"
-        {...props}
-      >
-        {paths}
-      </svg>
-    );
-  };
-}
+const icon = (paths: ReactNode) => createIcon(paths, { size: 18, strokeWidth: 2 });
 
 export const CheckIcon = icon(<path d="M5 12.5l4.5 4.5L19 7.5" />);
 export const PlayIcon = icon(<path d="M8 5.5v13l11-6.5-11-6.5Z" />);

@@ -4,8 +4,10 @@ import type { ReactNode, SVGProps } from "react";
 export type IconProps = SVGProps<SVGSVGElement> & { size?: number };
 export type IconComponent = (props: IconProps) => ReactNode;
 
-function icon(paths: ReactNode): IconComponent {
-  return function Icon({ size = 20, ...props }: IconProps) {
+/** Builds a stroke icon; features pass their own default size and stroke weight. */
+export function createIcon(paths: ReactNode, defaults: { size?: number; strokeWidth?: number } = {}): IconComponent {
+  const { size: defaultSize = 20, strokeWidth = 1.8 } = defaults;
+  return function Icon({ size = defaultSize, ...props }: IconProps) {
     return (
       <svg
         width={size}
@@ -13,7 +15,7 @@ function icon(paths: ReactNode): IconComponent {
         viewBox="0 0 24 24"
         fill="none"
         stroke="currentColor"
-        strokeWidth={1.8}
+        strokeWidth={strokeWidth}
         strokeLinecap="round"
         strokeLinejoin="round"
         aria-hidden="true"
@@ -25,6 +27,7 @@ function icon(paths: ReactNode): IconComponent {
     );
   };
 }
+const icon = (paths: ReactNode) => createIcon(paths);
 
 export const HomeIcon = icon(
   <>
