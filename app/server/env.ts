@@ -21,6 +21,17 @@ export interface Env {
   ASSETS: Fetcher;
   /** One Durable Object per lesson pushing "new comment" over WebSockets. Absent in unit tests and vite dev. */
   LESSON_CHANNELS?: DurableObjectNamespace<LessonChannel>;
+  /** Any OpenAI-compatible API (OpenAI, Groq, OpenRouter, a local server), e.g. https://api.openai.com/v1. Takes precedence. */
+  OPENAI_BASE_URL?: string;
+  OPENAI_API_KEY?: string;
+  OPENAI_CHAT_MODEL?: string;
+  OPENAI_TRANSCRIBE_MODEL?: string;
+  OPENAI_TTS_MODEL?: string;
+  /** Workers AI binding; used when OPENAI_BASE_URL is unset. Never available offline. */
+  AI?: Ai;
+  /** Spec §7 automation webhooks ({product}-nika and {product}-user-audio), for existing deployments. */
+  NIKA_CHAT_WEBHOOK_URL?: string;
+  NIKA_USER_AUDIO_WEBHOOK_URL?: string;
 }
 
 export const isProduction = (env: Pick<Env, "APP_ENV">) => env.APP_ENV === "production";
