@@ -42,6 +42,9 @@ export const users = pgTable(
     modulesCompleted: integer("modules_completed").notNull().default(0),
     courseCompletion: integer("course_completion").notNull().default(0),
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }),
+    /** CEFR level (A1–C2) from the last finished English level test. */
+    englishLevel: text("english_level"),
+    englishLevelAt: timestamp("english_level_at", { withTimezone: true }),
     ...timestamps,
   },
   (t) => [
@@ -269,4 +272,51 @@ export const clientErrorReports = pgTable("client_error_reports", {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
+// ——— chat with Nika (issue 4) ———
+
+export const CHAT_MODE_IDS = ["portuguese", "english", "game", "roleplay", "english-test", "lesson"] as const;
+
+export const chatConversations = pgTable(
+  "chat_conversations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    mode: text("mode", { enum: CHAT_MODE_IDS }).notNull(),
+    lessonId: uuid("lesson_id").references(() => lessons.id, { onDelete: "set null" }),
+    ...timestamps,
+  },
+  (t) => [
+    index("chat_conversations_user_updated_idx").on(t.userId, t.updatedAt),
+    check(
+      "chat_conversations_mode_check",
+      sql`${t.mode} in ('portuguese', 'english', 'game', 'roleplay', 'english-test', 'lesson')`,
+    ),
+  ],
+);
+
+export const chatMessages = pgTable(
+  "chat_messages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    conversationId: uuid("conversation_id")
+      .notNull()
+      .references(() => chatConversations.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ["user", "nika"] }).notNull(),
+    text: text("text").notNull(),
+    audioUrl: text("audio_url"),
+    transcription: text("transcription"),
+    status: text("status", { enum: ["complete", "failed"] }).notNull().default("complete"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("chat_messages_conversation_created_idx").on(t.conversationId, t.createdAt),
+    check("chat_messages_role_check", sql`${t.role} in ('user', 'nika')`),
+    check("chat_messages_status_check", sql`${t.status} in ('complete', 'failed')`),
+  ],
+);
+
 export type User = typeof users.$inferSelect;
+export type ChatConversation = typeof chatConversations.$inferSelect;
+export type ChatMessageRow = typeof chatMessages.$inferSelect;

@@ -1,0 +1,472 @@
+// Chat with Nika, the server side (issue 4): conversations and messages in Postgres, 1 credit per
+// learner message taken atomically BEFORE the provider is called and refunded if it fails, the reply
+// streamed token by token from whichever provider is configured (app/server/ai), and the English
+// level test's result read from a structured marker in Nika's reply.
+//
+// The core of `sendMessage` and `greet` is an async generator that yields reply tokens and *returns*
+// the outcome; `sendMessage`/`greet` drive it with an `onToken` callback (no-JS form posts, tests),
+// `toEventStream` turns it into a `text/event-stream` Response (resource routes with JS).
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { isUuid } from "~/features/courses/format";
+import { refundCredits, spendCredits } from "~/server/credits.server";
+import { getAiProviders, NIKA_UNAVAILABLE } from "~/server/ai/index.server";
+import {
+  ProviderError,
+  toProviderError,
+  type AiProviders,
+  type ProviderErrorKind,
+  type ProviderOptions,
+} from "~/server/ai/types";
+import { getFlags } from "~/server/flags.server";
+import { chatConversations, chatMessages, lessons, users, type ChatConversation, type ChatMessageRow } from "~/server/schema";
+import { CHAT_MODE_INFO, isChatMode, type ChatModeId } from "./modes";
+import { buildChatMessages, HISTORY_TURNS, parseLevelMarker, type CefrLevel, type LessonContext } from "./prompts";
+
+export const MESSAGE_MAX_CHARS = 5000;
+export const CREDITS_PER_MESSAGE = 1;
+export const CREDITS_EXHAUSTED = "CREDITS_EXHAUSTED";
+export const CONNECTION_ERROR_TITLE = "Erro de Conexão";
+export const CONNECTION_ERROR_MESSAGE = "Não foi possível se comunicar com o servidor";
+
+// ——— errors and results ———
+
+export type ChatErrorCode = "invalid_text" | "invalid_mode" | "not_found" | "feature_disabled";
+
+/** A request the caller must fix (400), a conversation/lesson that is not the user's (404), a flag off (403). */
+export class ChatError extends Error {
+  readonly code: ChatErrorCode;
+  readonly status: 400 | 403 | 404;
+  constructor(code: ChatErrorCode, status: 400 | 403 | 404, message: string) {
+    super(message);
+    this.name = "ChatError";
+    this.code = code;
+    this.status = status;
+  }
+}
+
+export type NikaReply = { id: string; text: string; audioUrl: string | null };
+
+export type ProviderFailure = {
+  status: "provider_error";
+  code: "PROVIDER_ERROR";
+  kind: ProviderErrorKind;
+  title: typeof CONNECTION_ERROR_TITLE;
+  message: typeof CONNECTION_ERROR_MESSAGE;
+};
+export type Unavailable = { status: "unavailable"; code: "NIKA_UNAVAILABLE"; message: typeof NIKA_UNAVAILABLE };
+
+export type SendResult =
+  | { status: "ok"; userMessageId: string; reply: NikaReply; englishLevel: CefrLevel | null; balance: number }
+  | { status: "credits_exhausted"; code: typeof CREDITS_EXHAUSTED; balance: number | null }
+  | ProviderFailure
+  | Unavailable;
+
+export type GreetResult =
+  | { status: "ok"; reply: NikaReply }
+  /** The conversation already has messages: greeting again would be a free model call. */
+  | { status: "already_started" }
+  | ProviderFailure
+  | Unavailable;
+
+export type ChatOptions = {
+  onToken?: (piece: string) => void;
+  signal?: AbortSignal;
+  /** Provider timeouts and fetch (tests shorten the 30 s chat timeout). */
+  providerOptions?: ProviderOptions;
+};
+
+type UserRef = { id: string };
+
+const unavailable = (): Unavailable => ({ status: "unavailable", code: "NIKA_UNAVAILABLE", message: NIKA_UNAVAILABLE });
+const providerFailure = (kind: ProviderErrorKind): ProviderFailure => ({
+  status: "provider_error",
+  code: "PROVIDER_ERROR",
+  kind,
+  title: CONNECTION_ERROR_TITLE,
+  message: CONNECTION_ERROR_MESSAGE,
+});
+
+// ——— validation and access ———
+
+/** Trims and checks the learner's text: non-empty, at most 5000 characters (spec §5). */
+export function validateMessageText(raw: unknown): string {
+  const text = typeof raw === "string" ? raw.trim() : "";
+  if (!text) throw new ChatError("invalid_text", 400, "Digite uma mensagem.");
+  if (text.length > MESSAGE_MAX_CHARS) {
+    throw new ChatError("invalid_text", 400, `Mensagem muito longa (máximo ${MESSAGE_MAX_CHARS} caracteres).`);
+  }
+  return text;
+}
+
+/** Throws a 403 ChatError when the mode's flag is off (lesson practice is never gated). */
+export async function assertModeEnabled(context: AppLoadContext, mode: ChatModeId): Promise<void> {
+  const flag = CHAT_MODE_INFO[mode].flag;
+  if (!flag) return;
+  const flags = await getFlags(context);
+  if (!flags[flag]) throw new ChatError("feature_disabled", 403, "Recurso Temporariamente Indisponível");
+}
+
+type OwnedConversation = ChatConversation & { lesson: LessonContext | null };
+
+async function findOwnedConversation(context: AppLoadContext, user: UserRef, conversationId: string): Promise<OwnedConversation> {
+  if (!isUuid(conversationId)) throw new ChatError("not_found", 404, "Conversa não encontrada");
+  const [row] = await context.db
+    .select({ conversation: chatConversations, lessonTitle: lessons.title, lessonDescription: lessons.description })
+    .from(chatConversations)
+    .leftJoin(lessons, eq(lessons.id, chatConversations.lessonId))
+    .where(and(eq(chatConversations.id, conversationId), eq(chatConversations.userId, user.id)))
+    .limit(1);
+  if (!row) throw new ChatError("not_found", 404, "Conversa não encontrada");
+  const lesson = row.lessonTitle === null ? null : { title: row.lessonTitle, description: row.lessonDescription };
+  return { ...row.conversation, lesson };
+}
+
+// ——— conversations ———
+
+/** Creates a conversation and counts it in users.conversations_started (atomic `+ 1`). */
+export async function startConversation(
+  context: AppLoadContext,
+  user: UserRef,
+  input: { mode: string; lessonId?: string | null },
+): Promise<ChatConversation> {
+  if (!isChatMode(input.mode)) throw new ChatError("invalid_mode", 400, "Modo de conversa inválido");
+  const mode = input.mode;
+  await assertModeEnabled(context, mode);
+  let lessonId: string | null = null;
+  if (mode === "lesson") {
+    if (!isUuid(input.lessonId)) throw new ChatError("not_found", 404, "Aula não encontrada");
+    const [lesson] = await context.db.select({ id: lessons.id }).from(lessons).where(eq(lessons.id, input.lessonId)).limit(1);
+    if (!lesson) throw new ChatError("not_found", 404, "Aula não encontrada");
+    lessonId = lesson.id;
+  }
+  return context.db.transaction(async (tx) => {
+    const [conversation] = await tx.insert(chatConversations).values({ userId: user.id, mode, lessonId }).returning();
+    await tx
+      .update(users)
+      .set({ conversationsStarted: sql`${users.conversationsStarted} + 1`, updatedAt: sql`now()` })
+      .where(eq(users.id, user.id));
+    return conversation!;
+  });
+}
+
+/** The conversation and its messages, oldest first; 404 ChatError when it is not the user's. */
+export async function loadConversation(
+  context: AppLoadContext,
+  user: UserRef,
+  conversationId: string,
+): Promise<{ conversation: OwnedConversation; messages: ChatMessageRow[] }> {
+  const conversation = await findOwnedConversation(context, user, conversationId);
+  const messages = await context.db
+    .select()
+    .from(chatMessages)
+    .where(eq(chatMessages.conversationId, conversation.id))
+    .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id));
+  return { conversation, messages };
+}
+
+async function recentHistory(context: AppLoadContext, conversationId: string) {
+  const rows = await context.db
+    .select({ role: chatMessages.role, text: chatMessages.text })
+    .from(chatMessages)
+    .where(and(eq(chatMessages.conversationId, conversationId), eq(chatMessages.status, "complete")))
+    .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
+    .limit(HISTORY_TURNS);
+  return rows.reverse();
+}
+
+// ——— the provider call ———
+
+/**
+ * Streams the provider's reply, yielding pieces as they arrive. In english-test mode the level
+ * marker is held back from the stream (the final `done` text is the clean text anyway).
+ * Returns the full raw text; throws ProviderError.
+ */
+async function* streamReply(
+  providers: AiProviders,
+  built: ReturnType<typeof buildChatMessages>,
+  meta: { conversationId: string; mode: ChatModeId; userId: string },
+  signal: AbortSignal | undefined,
+): AsyncGenerator<string, string> {
+  let full = "";
+  const hider = meta.mode === "english-test" ? markerHider() : null;
+  try {
+    for await (const piece of providers.chat.streamChat({
+      messages: built.messages,
+      maxTokens: built.maxTokens,
+      signal,
+      context: { sessionId: meta.conversationId, mode: meta.mode, userId: meta.userId },
+    })) {
+      if (!piece) continue;
+      full += piece;
+      const visible = hider ? hider.push(piece) : piece;
+      if (visible) yield visible;
+    }
+  } catch (error) {
+    throw toProviderError(error, providers.chat.name, false);
+  }
+  const rest = hider?.flush();
+  if (rest) yield rest;
+  if (!full.trim()) throw new ProviderError("bad_response", providers.chat.name, "empty reply");
+  return full;
+}
+
+/** Holds back anything from "[[" until its "]]" so a NIKA_LEVEL marker never reaches the screen. */
+export function markerHider() {
+  let pending = "";
+  return {
+    push(piece: string): string {
+      pending += piece;
+      let out = "";
+      for (;;) {
+        const open = pending.indexOf("[[");
+        if (open === -1) {
+          // keep a trailing "[" (it may be the first half of "[[")
+          const keep = pending.endsWith("[") ? 1 : 0;
+          out += pending.slice(0, pending.length - keep);
+          pending = pending.slice(pending.length - keep);
+          return out;
+        }
+        out += pending.slice(0, open);
+        pending = pending.slice(open);
+        const close = pending.indexOf("]]");
+        if (close === -1) return out;
+        const candidate = pending.slice(0, close + 2);
+        pending = pending.slice(close + 2);
+        if (!parseLevelMarker(candidate)) out += candidate;
+      }
+    },
+    flush(): string {
+      const rest = parseLevelMarker(pending) ? "" : pending;
+      pending = "";
+      return rest;
+    },
+  };
+}
+
+/**
+ * Where Nika's reply audio will be made: synthesise `text` with providers.tts, put it in R2
+ * (`putObject` + a `/media/<key>` path) and return that path. Out of scope for this slice, so it
+ * returns null and the player falls back to the browser's speech synthesis.
+ */
+async function synthesizeReplyAudio(
+  _context: AppLoadContext,
+  _providers: AiProviders,
+  _messageId: string,
+  _text: string,
+): Promise<string | null> {
+  return null;
+}
+
+async function storeNikaReply(
+  context: AppLoadContext,
+  providers: AiProviders,
+  conversation: ChatConversation,
+  rawText: string,
+): Promise<{ reply: NikaReply; englishLevel: CefrLevel | null }> {
+  let text = rawText.trim();
+  let englishLevel: CefrLevel | null = null;
+  if (conversation.mode === "english-test") {
+    const marker = parseLevelMarker(text);
+    if (marker) {
+      englishLevel = marker.level;
+      text = marker.cleanText;
+      await context.db
+        .update(users)
+        .set({ englishLevel: marker.level, englishLevelAt: sql`now()`, updatedAt: sql`now()` })
+        .where(eq(users.id, conversation.userId));
+    }
+  }
+  const [row] = await context.db
+    .insert(chatMessages)
+    .values({ conversationId: conversation.id, role: "nika", text, status: "complete" })
+    .returning({ id: chatMessages.id });
+  const audioUrl = await synthesizeReplyAudio(context, providers, row!.id, text);
+  if (audioUrl) await context.db.update(chatMessages).set({ audioUrl }).where(eq(chatMessages.id, row!.id));
+  await context.db.update(chatConversations).set({ updatedAt: sql`now()` }).where(eq(chatConversations.id, conversation.id));
+  return { reply: { id: row!.id, text, audioUrl }, englishLevel };
+}
+
+// ——— greeting (the free `start` turn) ———
+
+export async function* greetStream(
+  context: AppLoadContext,
+  conversation: ChatConversation,
+  options: Omit<ChatOptions, "onToken"> = {},
+): AsyncGenerator<string, GreetResult> {
+  const providers = getAiProviders(context.cloudflare.env, options.providerOptions);
+  if (!providers) return unavailable();
+  const [existing] = await context.db
+    .select({ id: chatMessages.id })
+    .from(chatMessages)
+    .where(eq(chatMessages.conversationId, conversation.id))
+    .limit(1);
+  if (existing) return { status: "already_started" };
+  let lesson: LessonContext | undefined;
+  if (conversation.lessonId) {
+    const [row] = await context.db
+      .select({ title: lessons.title, description: lessons.description })
+      .from(lessons)
+      .where(eq(lessons.id, conversation.lessonId));
+    lesson = row;
+  }
+  const built = buildChatMessages({ mode: conversation.mode, lesson, history: [], userText: null });
+  let raw: string;
+  try {
+    raw = yield* streamReply(providers, built, { conversationId: conversation.id, mode: conversation.mode, userId: conversation.userId }, options.signal);
+  } catch (error) {
+    const failure = toProviderError(error, providers.chat.name, false);
+    console.warn("chat greet failed", failure.message);
+    return providerFailure(failure.kind);
+  }
+  const { reply } = await storeNikaReply(context, providers, conversation, raw);
+  return { status: "ok", reply };
+}
+
+/** Nika's first message of a conversation: free of charge, streamed, stored. */
+export function greet(context: AppLoadContext, conversation: ChatConversation, options: ChatOptions = {}): Promise<GreetResult> {
+  return drive(greetStream(context, conversation, options), options.onToken);
+}
+
+// ——— a learner message ———
+
+export async function* sendMessageStream(
+  context: AppLoadContext,
+  user: UserRef,
+  conversationId: string,
+  input: { text: unknown },
+  options: Omit<ChatOptions, "onToken"> = {},
+): AsyncGenerator<string, SendResult> {
+  const text = validateMessageText(input.text);
+  const conversation = await findOwnedConversation(context, user, conversationId);
+  await assertModeEnabled(context, conversation.mode);
+  const providers = getAiProviders(context.cloudflare.env, options.providerOptions);
+  if (!providers) return unavailable();
+
+  const spent = await spendCredits(context.db, user.id, CREDITS_PER_MESSAGE, "chat_message");
+  if (!spent.ok) return { status: "credits_exhausted", code: CREDITS_EXHAUSTED, balance: spent.balance };
+
+  let userMessageId: string;
+  let built: ReturnType<typeof buildChatMessages>;
+  try {
+    const history = await recentHistory(context, conversation.id);
+    const [userRow] = await context.db
+      .insert(chatMessages)
+      .values({ conversationId: conversation.id, role: "user", text, status: "complete" })
+      .returning({ id: chatMessages.id });
+    userMessageId = userRow!.id;
+    built = buildChatMessages({ mode: conversation.mode, lesson: conversation.lesson ?? undefined, history, userText: text });
+  } catch (error) {
+    await refundCredits(context.db, user.id, CREDITS_PER_MESSAGE, "refund:server_error");
+    throw error;
+  }
+
+  let raw: string;
+  try {
+    raw = yield* streamReply(providers, built, { conversationId: conversation.id, mode: conversation.mode, userId: user.id }, options.signal);
+  } catch (error) {
+    const failure = toProviderError(error, providers.chat.name, false);
+    console.warn("chat send failed", failure.message);
+    await refundCredits(context.db, user.id, CREDITS_PER_MESSAGE, "refund:provider_failed");
+    // Kept for the transcript, but marked failed: it is left out of the model's history.
+    await context.db.update(chatMessages).set({ status: "failed" }).where(eq(chatMessages.id, userMessageId));
+    return providerFailure(failure.kind);
+  }
+  const { reply, englishLevel } = await storeNikaReply(context, providers, conversation, raw);
+  return { status: "ok", userMessageId, reply, englishLevel, balance: spent.balance };
+}
+
+/** Sends the learner's text to Nika: validates, checks ownership, spends 1 credit, streams and stores the reply. */
+export function sendMessage(
+  context: AppLoadContext,
+  user: UserRef,
+  conversationId: string,
+  input: { text: unknown },
+  options: ChatOptions = {},
+): Promise<SendResult> {
+  return drive(sendMessageStream(context, user, conversationId, input, options), options.onToken);
+}
+
+async function drive<R>(stream: AsyncGenerator<string, R>, onToken?: (piece: string) => void): Promise<R> {
+  for (;;) {
+    const step = await stream.next();
+    if (step.done) return step.value;
+    onToken?.(step.value);
+  }
+}
+
+// ——— Server-Sent Events ———
+
+export type ChatStreamEvent =
+  | { event: "token"; data: { t: string } }
+  | { event: "done"; data: { id: string; text: string; audioUrl: string | null; englishLevel?: CefrLevel | null } }
+  | { event: "error"; data: { code: string; message: string; title?: string; status?: number } };
+
+/** What the final event of a stream says, for any outcome of send or greet. */
+export function finalEvent(result: SendResult | GreetResult): ChatStreamEvent {
+  switch (result.status) {
+    case "ok":
+      return {
+        event: "done",
+        data: { ...result.reply, ...("englishLevel" in result ? { englishLevel: result.englishLevel } : {}) },
+      };
+    case "already_started":
+      return { event: "error", data: { code: "ALREADY_STARTED", message: "A conversa já começou." } };
+    case "credits_exhausted":
+      return { event: "error", data: { code: CREDITS_EXHAUSTED, message: "Seus créditos acabaram." } };
+    case "provider_error":
+      return { event: "error", data: { code: result.code, title: result.title, message: result.message } };
+    case "unavailable":
+      return { event: "error", data: { code: result.code, message: result.message } };
+  }
+}
+
+export function formatEvent({ event, data }: ChatStreamEvent): string {
+  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/**
+ * A `text/event-stream` Response for a send or greet stream: `event: token` per piece, then one
+ * `event: done` ({id, text, audioUrl}) or `event: error` ({code, message}). A ChatError thrown before
+ * the first token (validation, 404, flag) also becomes an `error` event, with its `status`.
+ * If the client goes away the stream keeps draining so the reply is still stored (the credit was spent).
+ */
+export function toEventStream(stream: AsyncGenerator<string, SendResult | GreetResult>, init: ResponseInit = {}): Response {
+  const encoder = new TextEncoder();
+  let open = true;
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const send = (event: ChatStreamEvent) => {
+        if (!open) return;
+        try {
+          controller.enqueue(encoder.encode(formatEvent(event)));
+        } catch {
+          open = false;
+        }
+      };
+      try {
+        const result = await drive(stream, (t) => send({ event: "token", data: { t } }));
+        send(finalEvent(result));
+      } catch (error) {
+        if (error instanceof ChatError) {
+          send({ event: "error", data: { code: error.code, message: error.message, status: error.status } });
+        } else {
+          console.error("chat stream failed", error);
+          send({ event: "error", data: { code: "SERVER_ERROR", title: CONNECTION_ERROR_TITLE, message: CONNECTION_ERROR_MESSAGE } });
+        }
+      }
+      if (open) {
+        open = false;
+        controller.close();
+      }
+    },
+    cancel() {
+      open = false;
+    },
+  });
+  const headers = new Headers(init.headers);
+  headers.set("Content-Type", "text/event-stream; charset=utf-8");
+  headers.set("Cache-Control", "no-cache, no-transform");
+  headers.set("X-Accel-Buffering", "no");
+  return new Response(body, { ...init, headers });
+}
