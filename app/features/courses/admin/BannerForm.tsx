@@ -1,10 +1,8 @@
 // The courses banner (hero of /courses): title, subtitle (`||` → line break), background image or
 // gradient, active. One active banner per section.
-import { FormProvider, getFormProps } from "@conform-to/react";
-import { Form } from "@remix-run/react";
-import { useAnchoredAction, useHydrated } from "./AdminPanel";
-import { CheckboxField, FormActions, FormNotice, ImageField, TextAreaField, TextField } from "./fields";
-import { useAdminForm, useImageSavedToast, useNoticeToast, useSubmitting, type AdminActionData } from "./form-state";
+import { CheckboxField, ImageField, TextAreaField, TextField } from "./fields";
+import { useAdminForm, type AdminActionData } from "./form-state";
+import { AdminForm } from "./AdminForm";
 import { bannerSchema, LIMITS } from "./schemas";
 
 export type BannerFormValues = {
@@ -18,7 +16,6 @@ export type BannerFormValues = {
 export const DEFAULT_GRADIENT = "linear-gradient(135deg, #312e81 0%, #6d28d9 55%, #be185d 100%)";
 
 export function BannerForm({ banner, actionData, action, closeTo }: { banner: BannerFormValues | null; actionData?: AdminActionData; action: string; closeTo: string }) {
-  const hydrated = useHydrated();
   const [form, fields] = useAdminForm(bannerSchema, {
     id: "banner-cursos",
     lastResult: actionData?.result,
@@ -30,36 +27,25 @@ export function BannerForm({ banner, actionData, action, closeTo }: { banner: Ba
       is_active: banner ? (banner.isActive ? "on" : undefined) : "on",
     },
   });
-  useNoticeToast(actionData?.notice);
-  useImageSavedToast(action);
-  const pending = useSubmitting(action);
-  const formAction = useAnchoredAction(action);
 
   return (
-    <FormProvider context={form.context}>
-      <Form method="post" action={formAction} encType="multipart/form-data" preventScrollReset {...getFormProps(form)}>
-        {hydrated ? null : <FormNotice notice={actionData?.notice} />}
-        {form.errors?.length ? <p className="mb-4 text-sm text-red-700 dark:text-red-400">{form.errors[0]}</p> : null}
-        <TextField meta={fields.title} label="Título" maxLength={LIMITS.bannerTitle} hint="Vazio: “Cursos em Vídeo”." />
-        <TextAreaField meta={fields.subtitle} label="Subtítulo" rows={2} hint="Use || para quebrar a linha. Até 500 caracteres." />
-        <ImageField
-          urlMeta={fields.background_image_url}
-          fileMeta={fields.background_image_file}
-          label="Imagem de fundo"
-          alt="Imagem de fundo atual do banner"
-          aspect="aspect-video"
-        />
-        <TextField
-          meta={fields.background_gradient}
-          label="Gradiente (sem imagem)"
-          placeholder={DEFAULT_GRADIENT}
-          hint="Usado quando não há imagem. Ex.: linear-gradient(135deg, #312e81 0%, #be185d 100%)."
-        />
-        <CheckboxField meta={fields.is_active} label="Banner ativo" hint="Ativar este banner desativa os outros da página de cursos." />
-        <FormActions closeTo={closeTo} pending={pending}>
-          {pending ? "Salvando..." : "Salvar banner"}
-        </FormActions>
-      </Form>
-    </FormProvider>
+    <AdminForm form={form} action={action} actionData={actionData} closeTo={closeTo} submitLabel="Salvar banner">
+      <TextField meta={fields.title} label="Título" maxLength={LIMITS.bannerTitle} hint="Vazio: “Cursos em Vídeo”." />
+      <TextAreaField meta={fields.subtitle} label="Subtítulo" rows={2} hint="Use || para quebrar a linha. Até 500 caracteres." />
+      <ImageField
+        urlMeta={fields.background_image_url}
+        fileMeta={fields.background_image_file}
+        label="Imagem de fundo"
+        alt="Imagem de fundo atual do banner"
+        aspect="aspect-video"
+      />
+      <TextField
+        meta={fields.background_gradient}
+        label="Gradiente (sem imagem)"
+        placeholder={DEFAULT_GRADIENT}
+        hint="Usado quando não há imagem. Ex.: linear-gradient(135deg, #312e81 0%, #be185d 100%)."
+      />
+      <CheckboxField meta={fields.is_active} label="Banner ativo" hint="Ativar este banner desativa os outros da página de cursos." />
+    </AdminForm>
   );
 }

@@ -1,10 +1,8 @@
 // "Editar Aula" (spec §5 lesson form): title, description, video URL or embed code, thumbnail,
 // duration and order.
-import { FormProvider, getFormProps } from "@conform-to/react";
-import { Form } from "@remix-run/react";
-import { useAnchoredAction, useHydrated } from "./AdminPanel";
-import { FormActions, FormNotice, ImageField, TextAreaField, TextField } from "./fields";
-import { useAdminForm, useImageSavedToast, useNoticeToast, useSubmitting, type AdminActionData } from "./form-state";
+import { ImageField, TextAreaField, TextField } from "./fields";
+import { useAdminForm, type AdminActionData } from "./form-state";
+import { AdminForm } from "./AdminForm";
 import { lessonSchema, LIMITS } from "./schemas";
 
 export type LessonFormValues = {
@@ -19,7 +17,6 @@ export type LessonFormValues = {
 };
 
 export function LessonForm({ lesson, actionData, action, closeTo }: { lesson: LessonFormValues; actionData?: AdminActionData; action: string; closeTo: string }) {
-  const hydrated = useHydrated();
   const [form, fields] = useAdminForm(lessonSchema, {
     id: `aula-${lesson.id}`,
     lastResult: actionData?.result,
@@ -33,49 +30,38 @@ export function LessonForm({ lesson, actionData, action, closeTo }: { lesson: Le
       order_index: String(lesson.orderIndex),
     },
   });
-  useNoticeToast(actionData?.notice);
-  useImageSavedToast(action);
-  const pending = useSubmitting(action);
-  const formAction = useAnchoredAction(action);
 
   return (
-    <FormProvider context={form.context}>
-      <Form method="post" action={formAction} encType="multipart/form-data" preventScrollReset {...getFormProps(form)}>
-        {hydrated ? null : <FormNotice notice={actionData?.notice} />}
-        {form.errors?.length ? <p className="mb-4 text-sm text-red-700 dark:text-red-400">{form.errors[0]}</p> : null}
-        <TextField meta={fields.title} label="Título" maxLength={LIMITS.title} />
-        <TextAreaField meta={fields.description} label="Descrição" rows={4} hint="Opcional, até 1000 caracteres." />
-        <TextField
-          meta={fields.video_url}
-          label="URL do vídeo"
-          type="url"
-          inputMode="url"
-          placeholder="https://www.youtube.com/watch?v=…"
-          hint="YouTube, Vimeo ou arquivo .mp4, .webm ou .ogg."
-        />
-        <TextAreaField
-          meta={fields.iframe}
-          label="Código iframe (opcional)"
-          rows={3}
-          mono
-          placeholder={'<iframe src="https://player.vimeo.com/video/…"></iframe>'}
-          hint="Somente players do YouTube, Vimeo, Wistia, Loom, Bunny Stream, Cloudflare Stream, Panda Video, Dailymotion ou Google Drive. Só o endereço (src) é usado."
-        />
-        <div className="grid gap-x-4 sm:grid-cols-2">
-          <TextField meta={fields.duration_seconds} label="Duração (segundos)" type="number" min={0} inputMode="numeric" />
-          <TextField meta={fields.order_index} label="Ordem" type="number" min={0} inputMode="numeric" />
-        </div>
-        <ImageField
-          urlMeta={fields.thumbnail_url}
-          fileMeta={fields.thumbnail_file}
-          label="Miniatura da aula"
-          alt={`Miniatura atual da aula ${lesson.title}`}
-          aspect="aspect-video"
-        />
-        <FormActions closeTo={closeTo} pending={pending}>
-          {pending ? "Salvando..." : "Salvar alterações"}
-        </FormActions>
-      </Form>
-    </FormProvider>
+    <AdminForm form={form} action={action} actionData={actionData} closeTo={closeTo} submitLabel="Salvar alterações">
+      <TextField meta={fields.title} label="Título" maxLength={LIMITS.title} />
+      <TextAreaField meta={fields.description} label="Descrição" rows={4} hint="Opcional, até 1000 caracteres." />
+      <TextField
+        meta={fields.video_url}
+        label="URL do vídeo"
+        type="url"
+        inputMode="url"
+        placeholder="https://www.youtube.com/watch?v=…"
+        hint="YouTube, Vimeo ou arquivo .mp4, .webm ou .ogg."
+      />
+      <TextAreaField
+        meta={fields.iframe}
+        label="Código iframe (opcional)"
+        rows={3}
+        mono
+        placeholder={'<iframe src="https://player.vimeo.com/video/…"></iframe>'}
+        hint="Somente players do YouTube, Vimeo, Wistia, Loom, Bunny Stream, Cloudflare Stream, Panda Video, Dailymotion ou Google Drive. Só o endereço (src) é usado."
+      />
+      <div className="grid gap-x-4 sm:grid-cols-2">
+        <TextField meta={fields.duration_seconds} label="Duração (segundos)" type="number" min={0} inputMode="numeric" />
+        <TextField meta={fields.order_index} label="Ordem" type="number" min={0} inputMode="numeric" />
+      </div>
+      <ImageField
+        urlMeta={fields.thumbnail_url}
+        fileMeta={fields.thumbnail_file}
+        label="Miniatura da aula"
+        alt={`Miniatura atual da aula ${lesson.title}`}
+        aspect="aspect-video"
+      />
+    </AdminForm>
   );
 }

@@ -1,10 +1,8 @@
 // "Editar Módulo" (spec §5 module form): title, description, image, banner image, banner title and
 // subtitle, availability, order.
-import { FormProvider, getFormProps } from "@conform-to/react";
-import { Form } from "@remix-run/react";
-import { FormActions, FormNotice, ImageField, SelectField, TextAreaField, TextField } from "./fields";
-import { useAdminForm, useImageSavedToast, useNoticeToast, useSubmitting, type AdminActionData } from "./form-state";
-import { useAnchoredAction, useHydrated } from "./AdminPanel";
+import { ImageField, SelectField, TextAreaField, TextField } from "./fields";
+import { useAdminForm, type AdminActionData } from "./form-state";
+import { AdminForm } from "./AdminForm";
 import { LIMITS, moduleSchema } from "./schemas";
 
 export type ModuleFormValues = {
@@ -20,7 +18,6 @@ export type ModuleFormValues = {
 };
 
 export function ModuleForm({ module, actionData, action, closeTo }: { module: ModuleFormValues; actionData?: AdminActionData; action: string; closeTo: string }) {
-  const hydrated = useHydrated();
   const [form, fields] = useAdminForm(moduleSchema, {
     id: `modulo-${module.id}`,
     lastResult: actionData?.result,
@@ -35,43 +32,32 @@ export function ModuleForm({ module, actionData, action, closeTo }: { module: Mo
       order_index: String(module.orderIndex),
     },
   });
-  useNoticeToast(actionData?.notice);
-  useImageSavedToast(action);
-  const pending = useSubmitting(action);
-  const formAction = useAnchoredAction(action);
 
   return (
-    <FormProvider context={form.context}>
-      <Form method="post" action={formAction} encType="multipart/form-data" preventScrollReset {...getFormProps(form)}>
-        {hydrated ? null : <FormNotice notice={actionData?.notice} />}
-        {form.errors?.length ? <p className="mb-4 text-sm text-red-700 dark:text-red-400">{form.errors[0]}</p> : null}
-        <TextField meta={fields.title} label="Título" maxLength={LIMITS.title} />
-        <TextAreaField meta={fields.description} label="Descrição" rows={3} hint="Opcional, até 500 caracteres." />
-        <div className="grid gap-x-4 sm:grid-cols-2">
-          <SelectField
-            meta={fields.available}
-            label="Disponibilidade"
-            options={[
-              { value: "yes", label: "Disponível" },
-              { value: "no", label: "Em breve" },
-            ]}
-          />
-          <TextField meta={fields.order_index} label="Ordem" type="number" min={0} inputMode="numeric" hint="0 ou mais; define a posição no catálogo." />
-        </div>
-        <ImageField urlMeta={fields.image_url} fileMeta={fields.image_file} label="Imagem do módulo (4:5)" alt={`Imagem atual do módulo ${module.title}`} />
-        <ImageField
-          urlMeta={fields.banner_url}
-          fileMeta={fields.banner_file}
-          label="Imagem do banner"
-          alt={`Banner atual do módulo ${module.title}`}
-          aspect="aspect-video"
+    <AdminForm form={form} action={action} actionData={actionData} closeTo={closeTo} submitLabel="Salvar alterações">
+      <TextField meta={fields.title} label="Título" maxLength={LIMITS.title} />
+      <TextAreaField meta={fields.description} label="Descrição" rows={3} hint="Opcional, até 500 caracteres." />
+      <div className="grid gap-x-4 sm:grid-cols-2">
+        <SelectField
+          meta={fields.available}
+          label="Disponibilidade"
+          options={[
+            { value: "yes", label: "Disponível" },
+            { value: "no", label: "Em breve" },
+          ]}
         />
-        <TextField meta={fields.banner_title} label="Título do banner" hint="Opcional. Padrão: Módulo {ordem}: {título}." />
-        <TextAreaField meta={fields.banner_subtitle} label="Subtítulo do banner" rows={2} hint="Opcional, até 500 caracteres. Padrão: a descrição." />
-        <FormActions closeTo={closeTo} pending={pending}>
-          {pending ? "Salvando..." : "Salvar alterações"}
-        </FormActions>
-      </Form>
-    </FormProvider>
+        <TextField meta={fields.order_index} label="Ordem" type="number" min={0} inputMode="numeric" hint="0 ou mais; define a posição no catálogo." />
+      </div>
+      <ImageField urlMeta={fields.image_url} fileMeta={fields.image_file} label="Imagem do módulo (4:5)" alt={`Imagem atual do módulo ${module.title}`} />
+      <ImageField
+        urlMeta={fields.banner_url}
+        fileMeta={fields.banner_file}
+        label="Imagem do banner"
+        alt={`Banner atual do módulo ${module.title}`}
+        aspect="aspect-video"
+      />
+      <TextField meta={fields.banner_title} label="Título do banner" hint="Opcional. Padrão: Módulo {ordem}: {título}." />
+      <TextAreaField meta={fields.banner_subtitle} label="Subtítulo do banner" rows={2} hint="Opcional, até 500 caracteres. Padrão: a descrição." />
+    </AdminForm>
   );
 }
