@@ -1,9 +1,9 @@
 // The /courses hero: the active courses banner (title, subtitle with `||` line breaks, background image
 // or gradient), or "Cursos em Vídeo" on the default gradient.
-import { Fragment, type CSSProperties } from "react";
+import type { CSSProperties } from "react";
 import type { HeroBanner } from "./catalog.server";
 import { cssImageUrl, DEFAULT_HERO_GRADIENT, DEFAULT_HERO_TITLE, safeGradient, subtitleLines } from "./format";
-import { EditLink } from "./ui";
+import { EditLink, LineBreaks } from "./ui";
 
 /** Darkens any banner image or gradient enough for white text. */
 const SCRIM = "linear-gradient(to top, rgb(2 6 23 / 0.78), rgb(2 6 23 / 0.25))";
@@ -37,12 +37,7 @@ export function CoursesHero({ banner, isAdmin }: { banner: HeroBanner | null; is
         </h1>
         {lines.length > 0 ? (
           <p className="mt-3 text-base leading-relaxed text-white/90 sm:text-lg">
-            {lines.map((line, index) => (
-              <Fragment key={index}>
-                {index > 0 ? <br /> : null}
-                {line}
-              </Fragment>
-            ))}
+            <LineBreaks lines={lines} />
           </p>
         ) : null}
       </div>

@@ -2,8 +2,7 @@
 // the banner image (if any), the completion badge and "{done} de {total} aulas concluídas".
 import type { ModulePage } from "./catalog.server";
 import { cssImageUrl, lessonsDoneLabel, placeholderGradient, subtitleLines } from "./format";
-import { ProgressBadge } from "./ui";
-import { Fragment } from "react";
+import { LineBreaks, ProgressBadge } from "./ui";
 
 export function moduleHeading(module: ModulePage["module"]): string {
   return module.bannerTitle?.trim() || `Módulo ${module.orderIndex}: ${module.title}`;
@@ -38,12 +37,7 @@ export function ModuleBanner({ page }: { page: ModulePage }) {
         </h1>
         {subtitle.length > 0 ? (
           <p className="mt-2 max-w-2xl text-sm leading-relaxed text-white/90 sm:text-base">
-            {subtitle.map((line, index) => (
-              <Fragment key={index}>
-                {index > 0 ? <br /> : null}
-                {line}
-              </Fragment>
-            ))}
+            <LineBreaks lines={subtitle} />
           </p>
         ) : null}
         <div className="mt-5 max-w-md">

@@ -1,6 +1,6 @@
 // Small shared pieces of the learner course pages: badges, admin edit links, button styles.
 import { Link } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
 import { progressBadge } from "./format";
 import { CheckIcon, PencilIcon } from "./icons";
 import { ADMIN_PANEL_ID } from "./admin/panel-id";
@@ -54,5 +54,19 @@ export function EditLink({ to, children, className = "" }: { to: string; childre
       <PencilIcon size={14} />
       {children}
     </Link>
+  );
+}
+
+/** Lines separated by <br /> (subtitles whose `||` separators became line breaks). */
+export function LineBreaks({ lines }: { lines: string[] }) {
+  return (
+    <>
+      {lines.map((line, index) => (
+        <Fragment key={index}>
+          {index > 0 ? <br /> : null}
+          {line}
+        </Fragment>
+      ))}
+    </>
   );
 }
