@@ -1,25 +1,20 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getAiProviders, NIKA_UNAVAILABLE } from "~/server/ai/index.server";
 import { createOpenAiProviders } from "~/server/ai/openai.server";
 import { ProviderError, type ChatProvider, type ProviderErrorKind } from "~/server/ai/types";
 import { createWebhookProviders } from "~/server/ai/webhook.server";
+import { startFakeUpstream } from "./fake-upstream";
 
 // The AI providers against the fake upstream, which speaks the OpenAI HTTP protocol and the spec §7 webhooks.
 const PORT = 4041;
 const API = `http://127.0.0.1:${PORT}`;
 const KEY = "right-openai-key";
-let upstream: ChildProcess;
+let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
 
 beforeAll(async () => {
-  upstream = spawn("node", ["tests/fake-upstream/server.mjs", "--port", String(PORT), "--openai-key", KEY], { stdio: "ignore" });
-  for (let i = 0; i < 50; i++) {
-    if (await fetch(`${API}/__health`).then((r) => r.ok, () => false)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("fake upstream did not start");
+  upstream = await startFakeUpstream(PORT, ["--openai-key", KEY]);
 });
-afterAll(() => upstream?.kill());
+afterAll(() => upstream?.stop());
 beforeEach(async () => {
   await fetch(`${API}/__ai/reset`, { method: "POST" });
 });

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -11,26 +10,22 @@ import { getBalance } from "~/server/credits.server";
 import type { Database } from "~/server/db.server";
 import { appConfig, chatMessages, creditLedger, lessons, modules, users } from "~/server/schema";
 import { contextFor, createTestDb } from "./harness";
+import { startFakeUpstream } from "./fake-upstream";
 
 // Chat with Nika against the fake upstream speaking the OpenAI protocol (its own port).
 const PORT = 4051;
 const API = `http://127.0.0.1:${PORT}`;
 const KEY = "chat-openai-key";
 const AI_ENV = { OPENAI_BASE_URL: `${API}/v1`, OPENAI_API_KEY: KEY, OPENAI_CHAT_MODEL: "fake-chat" };
-let upstream: ChildProcess;
+let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
 let db: Database;
 let n = 0;
 
 beforeAll(async () => {
-  upstream = spawn("node", ["tests/fake-upstream/server.mjs", "--port", String(PORT), "--openai-key", KEY], { stdio: "ignore" });
+  upstream = await startFakeUpstream(PORT, ["--openai-key", KEY]);
   ({ db } = await createTestDb());
-  for (let i = 0; i < 50; i++) {
-    if (await fetch(`${API}/__health`).then((r) => r.ok, () => false)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("fake upstream did not start");
 });
-afterAll(() => upstream?.kill());
+afterAll(() => upstream?.stop());
 beforeEach(async () => {
   await fetch(`${API}/__ai/reset`, { method: "POST" });
 });

@@ -1,28 +1,23 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "~/server/db.server";
 import { sendMail } from "~/server/mail.server";
 import { mailOutbox } from "~/server/schema";
 import { createTestDb } from "./harness";
+import { startFakeUpstream } from "./fake-upstream";
 
 // The mail module against the same fake upstream the e2e run uses (Resend's HTTP protocol).
 const PORT = 4031;
 const API = `http://127.0.0.1:${PORT}`;
-let upstream: ChildProcess;
+let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
 let db: Database;
 const mail = { to: "maria@example.com", subject: "Olá", text: "Oi Maria", html: "<p>Oi Maria</p>", kind: "test" };
 
 beforeAll(async () => {
   ({ db } = await createTestDb());
-  upstream = spawn("node", ["tests/fake-upstream/server.mjs", "--port", String(PORT), "--api-key", "right-key"], { stdio: "ignore" });
-  for (let i = 0; i < 50; i++) {
-    if (await fetch(`${API}/__health`).then((r) => r.ok, () => false)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("fake upstream did not start");
+  upstream = await startFakeUpstream(PORT, ["--api-key", "right-key"]);
 });
-afterAll(() => upstream?.kill());
+afterAll(() => upstream?.stop());
 
 describe("sendMail", () => {
   it("posts to the mail API and records the provider id", async () => {
