@@ -10,8 +10,10 @@ export const MATERIAL_MAX_BYTES = 52_428_800;
 export const IMAGE_FOLDERS = ["modules", "banners", "thumbnails"] as const;
 export type ImageFolder = (typeof IMAGE_FOLDERS)[number];
 export const MATERIALS_FOLDER = "lesson-materials";
+/** Learners' voice messages and Nika's spoken replies; served only to the conversation's owner. */
+export const CHAT_AUDIO_FOLDER = "chat-audio";
 /** Every key the app writes starts with one of these (the media route serves nothing else). */
-export const KEY_PREFIXES = [...IMAGE_FOLDERS, MATERIALS_FOLDER] as const;
+export const KEY_PREFIXES = [...IMAGE_FOLDERS, MATERIALS_FOLDER, CHAT_AUDIO_FOLDER] as const;
 
 /** Public path of stored objects: `/media/<key>`. */
 export const MEDIA_PATH = "/media/";

@@ -3,7 +3,7 @@
 // through the lesson's download route (signed-in learners, served as an attachment).
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { redirect } from "@remix-run/cloudflare";
-import { INLINE_IMAGE_TYPES, isValidKey, MATERIALS_FOLDER, mediaBucket } from "~/server/storage.server";
+import { CHAT_AUDIO_FOLDER, INLINE_IMAGE_TYPES, isValidKey, MATERIALS_FOLDER, mediaBucket } from "~/server/storage.server";
 
 const notFound = () =>
   new Response("Arquivo não encontrado", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
@@ -17,7 +17,8 @@ function ifNoneMatch(header: string | null): string | null {
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const key = params["*"] ?? "";
-  if (!isValidKey(key)) return notFound();
+  // Chat audio is private: only /resources/chat-audio/* serves it, to the conversation's owner.
+  if (!isValidKey(key) || key.startsWith(`${CHAT_AUDIO_FOLDER}/`)) return notFound();
   if (key.startsWith(`${MATERIALS_FOLDER}/`)) {
     const [, lessonId, file] = key.split("/");
     if (!lessonId || !file) return notFound();

@@ -4,12 +4,13 @@ import {
   ChatError, CREDITS_EXHAUSTED, greet, greetStream, loadConversation, sendMessage, sendMessageStream, startConversation, toEventStream,
   type SendResult,
 } from "~/features/chat/chat.server";
+import { encodeWav } from "~/features/chat/audio/wav";
 import { systemPrompt } from "~/features/chat/prompts";
 import { NIKA_UNAVAILABLE } from "~/server/ai/index.server";
 import { getBalance } from "~/server/credits.server";
 import type { Database } from "~/server/db.server";
 import { appConfig, chatMessages, creditLedger, lessons, modules, users } from "~/server/schema";
-import { contextFor, createTestDb } from "./harness";
+import { contextFor, createTestBucket, createTestDb } from "./harness";
 import { startFakeUpstream } from "./fake-upstream";
 
 // Chat with Nika against the fake upstream speaking the OpenAI protocol (its own port).
@@ -19,20 +20,29 @@ const KEY = "chat-openai-key";
 const AI_ENV = { OPENAI_BASE_URL: `${API}/v1`, OPENAI_API_KEY: KEY, OPENAI_CHAT_MODEL: "fake-chat" };
 let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
 let db: Database;
+let media: Awaited<ReturnType<typeof createTestBucket>>;
 let n = 0;
 
 beforeAll(async () => {
   upstream = await startFakeUpstream(PORT, ["--openai-key", KEY]);
   ({ db } = await createTestDb());
+  media = await createTestBucket();
 });
-afterAll(() => upstream?.stop());
+afterAll(async () => {
+  await upstream?.stop();
+  await media?.dispose();
+});
 beforeEach(async () => {
   await fetch(`${API}/__ai/reset`, { method: "POST" });
 });
 
-const ctx = (env: Record<string, string | undefined> = AI_ENV) => contextFor(db, env);
+const ctx = (env: Record<string, string | undefined> = AI_ENV) => contextFor(db, { MEDIA: media.bucket, ...env });
+const AUDIO_URL = expect.stringMatching(/^\/resources\/chat-audio\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.mp3$/);
 const hook = (query: string) => fetch(`${API}/__ai/next?${query}`, { method: "POST" });
-const requests = async () => (await (await fetch(`${API}/__ai/requests`)).json()) as { path: string; body: { messages: { role: string; content: string }[]; max_tokens: number } }[];
+type AiRequest = { path: string; body: { messages: { role: string; content: string }[]; max_tokens: number; input?: string } };
+const allRequests = async () => (await (await fetch(`${API}/__ai/requests`)).json()) as AiRequest[];
+/** What the chat endpoint received (text-to-speech calls are checked separately). */
+const requests = async () => (await allRequests()).filter((r) => r.path === "/v1/chat/completions");
 
 async function newUser(credits = 10) {
   const [user] = await db.insert(users).values({ name: "Chat Tester", email: `chat${++n}@example.com`, monthlyCredits: credits }).returning();
@@ -110,7 +120,7 @@ describe("sendMessage", () => {
     const ok = result as Extract<SendResult, { status: "ok" }>;
     expect(tokens.length).toBeGreaterThanOrEqual(2);
     expect(tokens.join("")).toBe(ok.reply.text);
-    expect(ok.reply).toMatchObject({ text: 'Você disse: "I like football". Muito bem, continue praticando!', audioUrl: null });
+    expect(ok.reply).toMatchObject({ text: 'Você disse: "I like football". Muito bem, continue praticando!', audioUrl: AUDIO_URL });
     expect(ok.balance).toBe(4);
     expect(await getBalance(db, user.id)).toBe(4);
     const { messages } = await loadConversation(ctx(), user, conversation.id);
@@ -226,29 +236,145 @@ describe("toEventStream", () => {
   it("streams tokens then done", async () => {
     const user = await newUser(2);
     const conversation = await startConversation(ctx(), user, { mode: "english" });
-    const response = toEventStream(sendMessageStream(ctx(), user, conversation.id, { text: "I like football" }));
+    const response = await toEventStream(sendMessageStream(ctx(), user, conversation.id, { text: "I like football" }));
+    expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toBe("text/event-stream; charset=utf-8");
     const events = parse(await response.text());
     const tokens = events.filter((e) => e.event === "token");
     expect(tokens.length).toBeGreaterThanOrEqual(2);
     const done = events.at(-1)!;
     expect(done.event).toBe("done");
-    expect(done.data).toMatchObject({ text: tokens.map((t) => t.data.t).join(""), audioUrl: null, englishLevel: null });
+    expect(done.data).toMatchObject({ text: tokens.map((t) => t.data.t).join(""), audioUrl: AUDIO_URL, englishLevel: null, balance: 1 });
     expect(typeof done.data.id).toBe("string");
   });
 
-  it("ends with an error event for credits, validation and greet outcomes", async () => {
+  it("answers failures before the first token with their own status and one error event", async () => {
     const user = await newUser(0);
     const conversation = await startConversation(ctx(), user, { mode: "english" });
-    const exhausted = parse(await toEventStream(sendMessageStream(ctx(), user, conversation.id, { text: "hi" })).text());
-    expect(exhausted).toEqual([{ event: "error", data: { code: "CREDITS_EXHAUSTED", message: "Seus créditos acabaram." } }]);
-    const invalid = parse(await toEventStream(sendMessageStream(ctx(), user, conversation.id, { text: " " })).text());
-    expect(invalid).toEqual([{ event: "error", data: { code: "invalid_text", message: "Digite uma mensagem.", status: 400 } }]);
-    const greeting = parse(await toEventStream(greetStream(ctx(), conversation)).text());
+    const exhaustedResponse = await toEventStream(sendMessageStream(ctx(), user, conversation.id, { text: "hi" }));
+    expect(exhaustedResponse.status).toBe(402);
+    expect(parse(await exhaustedResponse.text())).toEqual([
+      { event: "error", data: { code: "CREDITS_EXHAUSTED", message: "Seus créditos acabaram.", status: 402 } },
+    ]);
+    const invalidResponse = await toEventStream(sendMessageStream(ctx(), user, conversation.id, { text: " " }));
+    expect(invalidResponse.status).toBe(400);
+    expect(parse(await invalidResponse.text())).toEqual([{ event: "error", data: { code: "invalid_text", message: "Digite uma mensagem.", status: 400 } }]);
+    const greeting = parse(await (await toEventStream(greetStream(ctx(), conversation))).text());
     expect(greeting.at(-1)!.event).toBe("done");
+    const again = await toEventStream(greetStream(ctx(), conversation));
+    expect(again.status).toBe(409);
     await hook("mode=error");
     const other = await startConversation(ctx(), user, { mode: "game" });
-    const failed = parse(await toEventStream(greetStream(ctx(), other)).text());
-    expect(failed).toEqual([{ event: "error", data: { code: "PROVIDER_ERROR", title: "Erro de Conexão", message: "Não foi possível se comunicar com o servidor" } }]);
+    const failedResponse = await toEventStream(greetStream(ctx(), other));
+    expect(failedResponse.status).toBe(502);
+    expect(parse(await failedResponse.text())).toEqual([
+      { event: "error", data: { code: "PROVIDER_ERROR", title: "Erro de Conexão", message: "Não foi possível se comunicar com o servidor", status: 502 } },
+    ]);
+  });
+
+  it("keeps pumping after the client goes away, so the paid reply is stored", async () => {
+    const user = await newUser(1);
+    const conversation = await startConversation(ctx(), user, { mode: "english" });
+    await fetch(`${API}/__ai/config?tokenDelay=20`, { method: "POST" });
+    const pending: Promise<unknown>[] = [];
+    const response = await toEventStream(sendMessageStream(ctx(), user, conversation.id, { text: "bye" }), {
+      waitUntil: (p) => pending.push(p),
+    });
+    const reader = response.body!.getReader();
+    await reader.read();
+    await reader.cancel();
+    expect(pending).toHaveLength(1);
+    await pending[0];
+    const stored = await messagesOf(conversation.id);
+    expect(stored.map((m) => m.role)).toEqual(["user", "nika"]);
+    expect(stored[1]!.text).toContain('Você disse: "bye"');
+  });
+});
+
+describe("voice messages and Nika's spoken replies", () => {
+  /** 0.5 s of a 440 Hz tone as 16 kHz mono WAV, like the browser island sends. */
+  const wav = () => {
+    const samples = new Float32Array(8000).map((_, i) => 0.3 * Math.sin((2 * Math.PI * 440 * i) / 16000));
+    return { bytes: encodeWav(samples, 16000), mimeType: "audio/wav" };
+  };
+
+  it("transcribes, stores the recording and the transcription, then answers the transcribed text", async () => {
+    await fetch(`${API}/__ai/config?transcript=${encodeURIComponent("I want to travel")}`, { method: "POST" });
+    const user = await newUser(3);
+    const conversation = await startConversation(ctx(), user, { mode: "english" });
+    const events: unknown[] = [];
+    const result = await sendMessage(ctx(), user, conversation.id, { audio: wav() }, { onEvent: (e) => events.push(e) });
+    expect(result.status).toBe("ok");
+    const ok = result as Extract<SendResult, { status: "ok" }>;
+    expect(ok.reply.text).toBe('Você disse: "I want to travel". Muito bem, continue praticando!');
+    expect(events).toEqual([{ type: "transcription", messageId: ok.userMessageId, text: "I want to travel", audioUrl: expect.stringMatching(/\.wav$/) }]);
+    const [userRow] = (await messagesOf(conversation.id)).filter((m) => m.role === "user");
+    expect(userRow).toMatchObject({ text: "I want to travel", transcription: "I want to travel", audioUrl: (events[0] as { audioUrl: string }).audioUrl });
+    const keys = await media.keys(`chat-audio/${conversation.id}/`);
+    expect(keys).toEqual([`chat-audio/${conversation.id}/${ok.reply.id}.mp3`, `chat-audio/${conversation.id}/${ok.userMessageId}.wav`].sort());
+    const stored = await media.bucket.get(`chat-audio/${conversation.id}/${ok.userMessageId}.wav`);
+    expect(stored?.httpMetadata?.contentType).toBe("audio/wav");
+    expect((await stored!.arrayBuffer()).byteLength).toBe(44 + 16000);
+    const sentAudio = (await allRequests()).find((r) => r.path === "/v1/audio/transcriptions")!.body as unknown as Record<string, unknown>;
+    expect(sentAudio).toMatchObject({ response_format: "verbose_json", file: { type: "audio/wav", size: 44 + 16000 } });
+    expect(await getBalance(db, user.id)).toBe(2);
+  });
+
+  it("re-checks the audio limits on the server before spending anything", async () => {
+    const user = await newUser(3);
+    const conversation = await startConversation(ctx(), user, { mode: "english" });
+    const cases: [{ bytes: Uint8Array; mimeType: string }, number][] = [
+      [{ bytes: new Uint8Array(0), mimeType: "audio/wav" }, 400],
+      [{ bytes: new Uint8Array(1023), mimeType: "audio/wav" }, 400],
+      [{ bytes: new Uint8Array(2048), mimeType: "text/html" }, 415],
+      [{ bytes: new Uint8Array(50 * 1024 * 1024 + 1), mimeType: "audio/wav" }, 413],
+    ];
+    for (const [audio, status] of cases) {
+      const error = await chatError(sendMessage(ctx(), user, conversation.id, { audio }));
+      expect([error.status, error.code]).toEqual([status, "invalid_audio"]);
+    }
+    expect(await getBalance(db, user.id)).toBe(3);
+    expect(await allRequests()).toEqual([]);
+  });
+
+  it("gives the credit back when the transcription fails or hears nothing", async () => {
+    const user = await newUser(3);
+    const conversation = await startConversation(ctx(), user, { mode: "english" });
+    await hook("mode=error");
+    expect(await sendMessage(ctx(), user, conversation.id, { audio: wav() })).toMatchObject({ status: "provider_error", title: "Erro de Conexão" });
+    await fetch(`${API}/__ai/config?transcript=`, { method: "POST" });
+    expect(await sendMessage(ctx(), user, conversation.id, { audio: wav() })).toMatchObject({ status: "not_understood", code: "NOT_UNDERSTOOD" });
+    expect(await getBalance(db, user.id)).toBe(3);
+    expect(await messagesOf(conversation.id)).toEqual([]);
+    expect(await requests()).toEqual([]);
+  });
+
+  it("synthesises Nika's reply once, stores it in R2, and falls back to no audio when speech fails", async () => {
+    const user = await newUser(3);
+    const conversation = await startConversation(ctx(), user, { mode: "portuguese" });
+    const first = (await sendMessage(ctx(), user, conversation.id, { text: "oi" })) as Extract<SendResult, { status: "ok" }>;
+    const speech = (await allRequests()).filter((r) => r.path === "/v1/audio/speech");
+    expect(speech.map((r) => r.body.input)).toEqual([first.reply.text]);
+    const object = await media.bucket.get(`chat-audio/${conversation.id}/${first.reply.id}.mp3`);
+    expect(object?.httpMetadata?.contentType).toBe("audio/mpeg");
+    // the chat call takes the first queued hook (a no-op), the speech call the second (HTTP 500)
+    await hook("mode=slow&delay=0");
+    await hook("mode=error");
+    const second = (await sendMessage(ctx(), user, conversation.id, { text: "tudo bem?" })) as Extract<SendResult, { status: "ok" }>;
+    expect(second.status).toBe("ok");
+    expect(second.reply.audioUrl).toBeNull();
+    expect(await getBalance(db, user.id)).toBe(1);
+  });
+
+  it("speaks the webhook contract for voice: user-audio transcribes, nika-chat answers", async () => {
+    const env = { NIKA_CHAT_WEBHOOK_URL: `${API}/webhook/nika-chat`, NIKA_USER_AUDIO_WEBHOOK_URL: `${API}/webhook/user-audio` };
+    const user = await newUser(2);
+    const conversation = await startConversation(ctx(env), user, { mode: "roleplay" });
+    const result = await sendMessage(ctx(env), user, conversation.id, { audio: wav() });
+    expect(result).toMatchObject({ status: "ok", reply: { text: 'Você disse: "I like to play football". Muito bem, continue praticando!', audioUrl: null } });
+    const [audioCall, chatCall] = await allRequests();
+    expect(audioCall!.path).toBe("/webhook/user-audio");
+    expect(audioCall!.body).toMatchObject({ sessionID: conversation.id, mode: "roleplay", userId: user.id, userAudio: expect.stringMatching(/^UklGR/) });
+    expect(chatCall!.body).toMatchObject({ sessionID: conversation.id, userText: "I like to play football" });
   });
 });

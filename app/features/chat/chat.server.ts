@@ -19,6 +19,8 @@ import {
   type ProviderOptions,
 } from "~/server/ai/types";
 import { getFlags } from "~/server/flags.server";
+import { CHAT_AUDIO_FOLDER, mediaBucket, putObject } from "~/server/storage.server";
+import { validateAudioBlob } from "./audio/validate";
 import { chatConversations, chatMessages, lessons, users, type ChatConversation, type ChatMessageRow } from "~/server/schema";
 import { CHAT_MODE_INFO, isChatMode, type ChatModeId } from "./modes";
 import { buildChatMessages, HISTORY_TURNS, parseLevelMarker, type CefrLevel, type LessonContext } from "./prompts";
@@ -28,16 +30,20 @@ export const CREDITS_PER_MESSAGE = 1;
 export const CREDITS_EXHAUSTED = "CREDITS_EXHAUSTED";
 export const CONNECTION_ERROR_TITLE = "Erro de Conexão";
 export const CONNECTION_ERROR_MESSAGE = "Não foi possível se comunicar com o servidor";
+export const NOT_UNDERSTOOD = "Não consegui entender o áudio. Tente falar de novo, mais perto do microfone.";
+export const VOICE_UNAVAILABLE = "Mensagens de voz não estão disponíveis no momento.";
+/** Where chat audio lives in R2 (learners' voice messages, Nika's synthesised replies); served only to the owner. */
+export const CHAT_AUDIO_ROUTE = "/resources/chat-audio/";
 
 // ——— errors and results ———
 
-export type ChatErrorCode = "invalid_text" | "invalid_mode" | "not_found" | "feature_disabled";
+export type ChatErrorCode = "invalid_text" | "invalid_audio" | "invalid_mode" | "not_found" | "feature_disabled" | "voice_unavailable";
 
 /** A request the caller must fix (400), a conversation/lesson that is not the user's (404), a flag off (403). */
 export class ChatError extends Error {
   readonly code: ChatErrorCode;
-  readonly status: 400 | 403 | 404;
-  constructor(code: ChatErrorCode, status: 400 | 403 | 404, message: string) {
+  readonly status: 400 | 403 | 404 | 413 | 415 | 503;
+  constructor(code: ChatErrorCode, status: ChatError["status"], message: string) {
     super(message);
     this.name = "ChatError";
     this.code = code;
@@ -58,6 +64,8 @@ export type Unavailable = { status: "unavailable"; code: "NIKA_UNAVAILABLE"; mes
 
 export type SendResult =
   | { status: "ok"; userMessageId: string; reply: NikaReply; englishLevel: CefrLevel | null; balance: number }
+  /** A voice message whose transcription came back empty: nothing understood, the credit is given back. */
+  | { status: "not_understood"; code: "NOT_UNDERSTOOD"; message: typeof NOT_UNDERSTOOD }
   | { status: "credits_exhausted"; code: typeof CREDITS_EXHAUSTED; balance: number | null }
   | ProviderFailure
   | Unavailable;
@@ -69,8 +77,13 @@ export type GreetResult =
   | ProviderFailure
   | Unavailable;
 
+/** Something the stream reports besides reply tokens: the transcription of a voice message. */
+export type TranscriptionEvent = { type: "transcription"; messageId: string; text: string; audioUrl: string | null };
+export type StreamItem = string | TranscriptionEvent;
+
 export type ChatOptions = {
   onToken?: (piece: string) => void;
+  onEvent?: (event: TranscriptionEvent) => void;
   signal?: AbortSignal;
   /** Provider timeouts and fetch (tests shorten the 30 s chat timeout). */
   providerOptions?: ProviderOptions;
@@ -245,17 +258,25 @@ export function markerHider() {
 }
 
 /**
- * Where Nika's reply audio will be made: synthesise `text` with providers.tts, put it in R2
- * (`putObject` + a `/media/<key>` path) and return that path. Out of scope for this slice, so it
- * returns null and the player falls back to the browser's speech synthesis.
+ * Nika's reply read aloud by the configured text-to-speech provider, stored in R2 next to the
+ * conversation. Null when there is no TTS provider or it fails: the player then speaks the text with
+ * the browser's speech synthesis, so a TTS hiccup never costs the learner the reply.
  */
 async function synthesizeReplyAudio(
-  _context: AppLoadContext,
-  _providers: AiProviders,
-  _messageId: string,
-  _text: string,
+  context: AppLoadContext,
+  providers: AiProviders,
+  conversationId: string,
+  messageId: string,
+  text: string,
 ): Promise<string | null> {
-  return null;
+  if (!providers.tts) return null;
+  try {
+    const audio = await providers.tts.synthesize(text);
+    return await storeChatAudio(context, conversationId, messageId, { bytes: audio.bytes, mimeType: audio.mimeType.toLowerCase() });
+  } catch (error) {
+    console.warn("chat: text-to-speech failed", error instanceof Error ? error.message : error);
+    return null;
+  }
 }
 
 async function storeNikaReply(
@@ -281,7 +302,7 @@ async function storeNikaReply(
     .insert(chatMessages)
     .values({ conversationId: conversation.id, role: "nika", text, status: "complete" })
     .returning({ id: chatMessages.id });
-  const audioUrl = await synthesizeReplyAudio(context, providers, row!.id, text);
+  const audioUrl = await synthesizeReplyAudio(context, providers, conversation.id, row!.id, text);
   if (audioUrl) await context.db.update(chatMessages).set({ audioUrl }).where(eq(chatMessages.id, row!.id));
   await context.db.update(chatConversations).set({ updatedAt: sql`now()` }).where(eq(chatConversations.id, conversation.id));
   return { reply: { id: row!.id, text, audioUrl }, englishLevel };
@@ -325,26 +346,76 @@ export async function* greetStream(
 
 /** Nika's first message of a conversation: free of charge, streamed, stored. */
 export function greet(context: AppLoadContext, conversation: ChatConversation, options: ChatOptions = {}): Promise<GreetResult> {
-  return drive(greetStream(context, conversation, options), options.onToken);
+  return drive(greetStream(context, conversation, options), options);
 }
 
 // ——— a learner message ———
 
+export type VoiceInput = { bytes: Uint8Array; mimeType: string };
+export type MessageInput = { text?: unknown; audio?: VoiceInput | null };
+
+/** Spec §5 audio blob rules, on the server: audio/*, 1 024 bytes to 50 MB. */
+export function validateVoice(audio: VoiceInput): VoiceInput {
+  const problem = validateAudioBlob({ size: audio.bytes.byteLength, type: audio.mimeType });
+  if (!problem) return { bytes: audio.bytes, mimeType: audio.mimeType.split(";")[0]!.trim().toLowerCase() };
+  const status = problem.code === "too-large" ? 413 : problem.code === "type" ? 415 : 400;
+  throw new ChatError("invalid_audio", status, problem.pt);
+}
+
+const AUDIO_EXTENSIONS: Record<string, string> = { "audio/wav": "wav", "audio/x-wav": "wav", "audio/wave": "wav", "audio/mpeg": "mp3", "audio/mp4": "m4a", "audio/webm": "webm", "audio/ogg": "ogg" };
+
+/** Puts chat audio in R2 under chat-audio/{conversationId}/{messageId}.{ext}; returns its guarded URL. */
+async function storeChatAudio(context: AppLoadContext, conversationId: string, messageId: string, audio: VoiceInput): Promise<string> {
+  const ext = AUDIO_EXTENSIONS[audio.mimeType] ?? "bin";
+  const key = `${CHAT_AUDIO_FOLDER}/${conversationId}/${messageId}.${ext}`;
+  await putObject(mediaBucket(context), key, audio.bytes, { contentType: audio.mimeType });
+  return `${CHAT_AUDIO_ROUTE}${conversationId}/${messageId}.${ext}`;
+}
+
+/**
+ * One learner message, text or voice. Order matters: validate → ownership → flag → provider
+ * configured → spend 1 credit → (voice: transcribe) → store → stream the reply. Any provider failure
+ * after the spend gives the credit back.
+ */
 export async function* sendMessageStream(
   context: AppLoadContext,
   user: UserRef,
   conversationId: string,
-  input: { text: unknown },
-  options: Omit<ChatOptions, "onToken"> = {},
-): AsyncGenerator<string, SendResult> {
-  const text = validateMessageText(input.text);
+  input: MessageInput,
+  options: Omit<ChatOptions, "onToken" | "onEvent"> = {},
+): AsyncGenerator<StreamItem, SendResult> {
+  const voice = input.audio ? validateVoice(input.audio) : null;
+  const typed = voice ? null : validateMessageText(input.text);
   const conversation = await findOwnedConversation(context, user, conversationId);
   await assertModeEnabled(context, conversation.mode);
   const providers = getAiProviders(context.cloudflare.env, options.providerOptions);
   if (!providers) return unavailable();
+  if (voice && !providers.stt) throw new ChatError("voice_unavailable", 503, VOICE_UNAVAILABLE);
 
   const spent = await spendCredits(context.db, user.id, CREDITS_PER_MESSAGE, "chat_message");
   if (!spent.ok) return { status: "credits_exhausted", code: CREDITS_EXHAUSTED, balance: spent.balance };
+
+  let text: string;
+  if (voice) {
+    try {
+      const transcription = await providers.stt!.transcribe(
+        { bytes: voice.bytes, mimeType: voice.mimeType, context: { sessionId: conversation.id, mode: conversation.mode, userId: user.id } },
+        options.signal,
+      );
+      text = transcription.text.trim();
+    } catch (error) {
+      const failure = toProviderError(error, providers.stt!.name, false);
+      console.warn("chat transcription failed", failure.message);
+      await refundCredits(context.db, user.id, CREDITS_PER_MESSAGE, "refund:provider_failed");
+      return providerFailure(failure.kind);
+    }
+    if (!text) {
+      await refundCredits(context.db, user.id, CREDITS_PER_MESSAGE, "refund:not_understood");
+      return { status: "not_understood", code: "NOT_UNDERSTOOD", message: NOT_UNDERSTOOD };
+    }
+  } else {
+    text = typed!;
+  }
 
   let userMessageId: string;
   let built: ReturnType<typeof buildChatMessages>;
@@ -352,13 +423,24 @@ export async function* sendMessageStream(
     const history = await recentHistory(context, conversation.id);
     const [userRow] = await context.db
       .insert(chatMessages)
-      .values({ conversationId: conversation.id, role: "user", text, status: "complete" })
+      .values({ conversationId: conversation.id, role: "user", text, transcription: voice ? text : null, status: "complete" })
       .returning({ id: chatMessages.id });
     userMessageId = userRow!.id;
     built = buildChatMessages({ mode: conversation.mode, lesson: conversation.lesson ?? undefined, history, userText: text });
   } catch (error) {
     await refundCredits(context.db, user.id, CREDITS_PER_MESSAGE, "refund:server_error");
     throw error;
+  }
+  if (voice) {
+    let audioUrl: string | null = null;
+    try {
+      audioUrl = await storeChatAudio(context, conversation.id, userMessageId, voice);
+      await context.db.update(chatMessages).set({ audioUrl }).where(eq(chatMessages.id, userMessageId));
+    } catch (error) {
+      // The transcription is what Nika answers; losing the learner's own recording is not worth failing for.
+      console.error("chat: could not store the voice message", error);
+    }
+    yield { type: "transcription", messageId: userMessageId, text, audioUrl };
   }
 
   let raw: string;
@@ -376,31 +458,60 @@ export async function* sendMessageStream(
   return { status: "ok", userMessageId, reply, englishLevel, balance: spent.balance };
 }
 
-/** Sends the learner's text to Nika: validates, checks ownership, spends 1 credit, streams and stores the reply. */
+/** Sends the learner's text (or voice) to Nika: validates, checks ownership, spends 1 credit, streams and stores the reply. */
 export function sendMessage(
   context: AppLoadContext,
   user: UserRef,
   conversationId: string,
-  input: { text: unknown },
+  input: MessageInput,
   options: ChatOptions = {},
 ): Promise<SendResult> {
-  return drive(sendMessageStream(context, user, conversationId, input, options), options.onToken);
+  return drive(sendMessageStream(context, user, conversationId, input, options), options);
 }
 
-async function drive<R>(stream: AsyncGenerator<string, R>, onToken?: (piece: string) => void): Promise<R> {
+type Listeners = Pick<ChatOptions, "onToken" | "onEvent">;
+
+async function drive<R>(stream: AsyncGenerator<StreamItem, R>, listeners: Listeners = {}): Promise<R> {
   for (;;) {
     const step = await stream.next();
     if (step.done) return step.value;
-    onToken?.(step.value);
+    emit(step.value, listeners);
   }
+}
+
+function emit(item: StreamItem, { onToken, onEvent }: Listeners) {
+  if (typeof item === "string") onToken?.(item);
+  else onEvent?.(item);
 }
 
 // ——— Server-Sent Events ———
 
 export type ChatStreamEvent =
   | { event: "token"; data: { t: string } }
-  | { event: "done"; data: { id: string; text: string; audioUrl: string | null; englishLevel?: CefrLevel | null } }
+  | { event: "transcription"; data: { messageId: string; text: string; audioUrl: string | null } }
+  | {
+      event: "done";
+      data: { id: string; text: string; audioUrl: string | null; englishLevel?: CefrLevel | null; balance?: number };
+    }
   | { event: "error"; data: { code: string; message: string; title?: string; status?: number } };
+
+/** The HTTP status that goes with an outcome (used when it is known before the first token). */
+export function statusOf(result: SendResult | GreetResult): number {
+  switch (result.status) {
+    case "ok":
+      return 200;
+    case "already_started":
+      return 409;
+    case "credits_exhausted":
+      return 402;
+    case "not_understood":
+      return 422;
+    case "provider_error":
+      return result.kind === "timeout" ? 504 : 502;
+    case "unavailable":
+      return 503;
+  }
+}
 
 /** What the final event of a stream says, for any outcome of send or greet. */
 export function finalEvent(result: SendResult | GreetResult): ChatStreamEvent {
@@ -408,16 +519,21 @@ export function finalEvent(result: SendResult | GreetResult): ChatStreamEvent {
     case "ok":
       return {
         event: "done",
-        data: { ...result.reply, ...("englishLevel" in result ? { englishLevel: result.englishLevel } : {}) },
+        data: {
+          ...result.reply,
+          ...("englishLevel" in result ? { englishLevel: result.englishLevel, balance: result.balance } : {}),
+        },
       };
     case "already_started":
-      return { event: "error", data: { code: "ALREADY_STARTED", message: "A conversa já começou." } };
+      return { event: "error", data: { code: "ALREADY_STARTED", message: "A conversa já começou.", status: 409 } };
     case "credits_exhausted":
-      return { event: "error", data: { code: CREDITS_EXHAUSTED, message: "Seus créditos acabaram." } };
+      return { event: "error", data: { code: CREDITS_EXHAUSTED, message: "Seus créditos acabaram.", status: 402 } };
+    case "not_understood":
+      return { event: "error", data: { code: result.code, message: result.message, status: 422 } };
     case "provider_error":
-      return { event: "error", data: { code: result.code, title: result.title, message: result.message } };
+      return { event: "error", data: { code: result.code, title: result.title, message: result.message, status: statusOf(result) } };
     case "unavailable":
-      return { event: "error", data: { code: result.code, message: result.message } };
+      return { event: "error", data: { code: result.code, message: result.message, status: 503 } };
   }
 }
 
@@ -425,48 +541,89 @@ export function formatEvent({ event, data }: ChatStreamEvent): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
+function itemEvent(item: StreamItem): ChatStreamEvent {
+  if (typeof item === "string") return { event: "token", data: { t: item } };
+  return { event: "transcription", data: { messageId: item.messageId, text: item.text, audioUrl: item.audioUrl } };
+}
+
+function errorEvent(error: unknown): ChatStreamEvent {
+  if (error instanceof ChatError) return { event: "error", data: { code: error.code, message: error.message, status: error.status } };
+  console.error("chat stream failed", error);
+  return { event: "error", data: { code: "SERVER_ERROR", title: CONNECTION_ERROR_TITLE, message: CONNECTION_ERROR_MESSAGE, status: 500 } };
+}
+
+const SSE_HEADERS = {
+  "Content-Type": "text/event-stream; charset=utf-8",
+  "Cache-Control": "no-cache, no-transform",
+  "X-Accel-Buffering": "no",
+};
+
+function eventResponse(body: BodyInit, status: number): Response {
+  return new Response(body, { status, headers: SSE_HEADERS });
+}
+
 /**
- * A `text/event-stream` Response for a send or greet stream: `event: token` per piece, then one
- * `event: done` ({id, text, audioUrl}) or `event: error` ({code, message}). A ChatError thrown before
- * the first token (validation, 404, flag) also becomes an `error` event, with its `status`.
- * If the client goes away the stream keeps draining so the reply is still stored (the credit was spent).
+ * A `text/event-stream` Response for a send or greet stream: `event: token` per piece (and
+ * `event: transcription` for voice), then one `event: done` ({id, text, audioUrl, …}) or
+ * `event: error` ({code, message, status}).
+ *
+ * The first item is awaited before answering, so whatever fails before Nika's first token
+ * (validation, 404, flag, credits, provider down) gets its own HTTP status instead of a 200.
+ * After that the stream is pumped independently of the client: if the learner goes away, the reply
+ * is still stored (the credit was spent) — `waitUntil` keeps the worker alive for it.
  */
-export function toEventStream(stream: AsyncGenerator<string, SendResult | GreetResult>, init: ResponseInit = {}): Response {
+export async function toEventStream(
+  stream: AsyncGenerator<StreamItem, SendResult | GreetResult>,
+  options: { waitUntil?: (promise: Promise<unknown>) => void } = {},
+): Promise<Response> {
   const encoder = new TextEncoder();
+  let first: IteratorResult<StreamItem, SendResult | GreetResult>;
+  try {
+    first = await stream.next();
+  } catch (error) {
+    const event = errorEvent(error);
+    const status = event.event === "error" ? (event.data.status ?? 500) : 500;
+    return eventResponse(formatEvent(event), status);
+  }
+  if (first.done) return eventResponse(formatEvent(finalEvent(first.value)), statusOf(first.value));
+
   let open = true;
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
   const body = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      const send = (event: ChatStreamEvent) => {
-        if (!open) return;
-        try {
-          controller.enqueue(encoder.encode(formatEvent(event)));
-        } catch {
-          open = false;
-        }
-      };
-      try {
-        const result = await drive(stream, (t) => send({ event: "token", data: { t } }));
-        send(finalEvent(result));
-      } catch (error) {
-        if (error instanceof ChatError) {
-          send({ event: "error", data: { code: error.code, message: error.message, status: error.status } });
-        } else {
-          console.error("chat stream failed", error);
-          send({ event: "error", data: { code: "SERVER_ERROR", title: CONNECTION_ERROR_TITLE, message: CONNECTION_ERROR_MESSAGE } });
-        }
-      }
-      if (open) {
-        open = false;
-        controller.close();
-      }
+    start(c) {
+      controller = c;
     },
     cancel() {
       open = false;
     },
   });
-  const headers = new Headers(init.headers);
-  headers.set("Content-Type", "text/event-stream; charset=utf-8");
-  headers.set("Cache-Control", "no-cache, no-transform");
-  headers.set("X-Accel-Buffering", "no");
-  return new Response(body, { ...init, headers });
+  const send = (event: ChatStreamEvent) => {
+    if (!open) return;
+    try {
+      controller.enqueue(encoder.encode(formatEvent(event)));
+    } catch {
+      open = false;
+    }
+  };
+  const pump = (async () => {
+    send(itemEvent(first.value as StreamItem));
+    try {
+      for (;;) {
+        const step = await stream.next();
+        if (step.done) {
+          send(finalEvent(step.value));
+          break;
+        }
+        send(itemEvent(step.value));
+      }
+    } catch (error) {
+      send(errorEvent(error));
+    }
+    if (open) {
+      open = false;
+      controller.close();
+    }
+  })();
+  options.waitUntil?.(pump);
+  return eventResponse(body, 200);
 }
