@@ -18,13 +18,27 @@ declare module "@remix-run/cloudflare" {
 
 export function getLoadContext({ context }: { request: Request; context: { cloudflare: Cloudflare } }) {
   const requestDb = createRequestDb(context.cloudflare.env);
+  // Work handed to waitUntil (a chat reply still streaming when the response is returned) may use
+  // the database: the pool closes only after it has settled.
+  const background: Promise<unknown>[] = [];
+  const platformCtx = context.cloudflare.ctx;
+  const ctx = {
+    waitUntil(promise: Promise<unknown>) {
+      background.push(promise);
+      platformCtx.waitUntil(promise);
+    },
+    passThroughOnException: () => platformCtx.passThroughOnException(),
+  } as Cloudflare["ctx"];
   return {
-    cloudflare: context.cloudflare,
+    cloudflare: { ...context.cloudflare, ctx },
     get db() {
       return requestDb.db;
     },
     queryCount: requestDb.queryCount,
-    closeDb: requestDb.close,
+    async closeDb() {
+      await Promise.allSettled(background);
+      await requestDb.close();
+    },
     memo: new Map<string, unknown>(),
   };
 }

@@ -29,7 +29,7 @@ export default defineConfig({
   ],
   webServer: [
     {
-      command: "node tests/fake-upstream/server.mjs --port 4010",
+      command: "node tests/fake-upstream/server.mjs --port 4010 --token-delay 40",
       url: "http://127.0.0.1:4010/__health",
       reuseExistingServer: false,
       stdout: "ignore",

@@ -1,16 +1,29 @@
-import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { ComingSoon } from "~/features/shell/ComingSoon";
-import { requireUser } from "~/server/auth.server";
-import { requireFeature } from "~/server/flags.server";
+// /english-level-test: the english-test mode (flag feature_chat_english_test, back link /labs).
+// Without ?c the page shows the learner's level and starts (or retakes) the test with a form post.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { chatPageAction, guard, loadChatPage, modeTarget } from "~/features/chat/page.server";
+import { ChatScreen } from "~/features/chat/ui/ChatScreen";
+import { LevelBanner, LevelTestIntro } from "~/features/chat/ui/EnglishLevel";
 
 export const meta: MetaFunction = () => [{ title: "Teste de Nível de Inglês — Nika" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireUser(request, context);
-  await requireFeature(context, "feature_chat_english_test");
-  return null;
+const TARGET = modeTarget("english-test");
+
+export async function loader(args: LoaderFunctionArgs) {
+  if (!new URL(args.request.url).searchParams.get("c")) {
+    const user = await guard(args, TARGET);
+    return { intro: { level: user.englishLevel, levelAt: user.englishLevelAt ? new Date(user.englishLevelAt).toISOString() : null }, page: null };
+  }
+  return { intro: null, page: await loadChatPage(args, TARGET) };
 }
 
-export default function Page() {
-  return <ComingSoon feature="Teste de Nível de Inglês" backTo="/labs" backLabel="Voltar ao Labs" description="Em breve você vai descobrir seu nível de inglês conversando com a Nika." />;
+export async function action(args: ActionFunctionArgs) {
+  return chatPageAction(args, TARGET);
+}
+
+export default function EnglishLevelTest() {
+  const { intro, page } = useLoaderData<typeof loader>();
+  if (!page) return <LevelTestIntro level={intro!.level} levelAt={intro!.levelAt} />;
+  return <ChatScreen key={page.conversationId} page={page} aside={(level) => <LevelBanner level={level} />} />;
 }

@@ -3,7 +3,7 @@
 // /v1/audio/transcriptions, /v1/audio/speech); the spec §7 automation webhooks (POST /webhook/nika-chat,
 // /webhook/user-audio). Later issues add OAuth and payments here. Test-only hooks live under /__.
 //
-//   node tests/fake-upstream/server.mjs [--port 4010] [--api-key test-key] [--openai-key test-openai-key]
+//   node tests/fake-upstream/server.mjs [--port 4010] [--api-key test-key] [--openai-key test-openai-key] [--token-delay MS]
 //
 // AI test hooks:
 //   POST /__ai/config?tokenDelay=MS&transcript=TEXT   per-token delay of chat streams (also header x-fake-token-delay)
@@ -18,6 +18,8 @@ const { values: opts } = parseArgs({
     port: { type: "string", default: "4010" },
     "api-key": { type: "string", default: "test-mail-key" },
     "openai-key": { type: "string", default: "test-openai-key" },
+    // default per-token delay of chat streams (ms), so a browser can see a reply arrive in pieces
+    "token-delay": { type: "string", default: "0" },
   },
 });
 
@@ -36,7 +38,7 @@ async function readJson(req) {
 }
 
 // ——— AI state ———
-let tokenDelayMs = 0;
+let tokenDelayMs = Number(opts["token-delay"]);
 let transcript = "I like to play football";
 const aiNext = []; // queued {mode, delay}
 const aiRequests = [];
@@ -233,7 +235,7 @@ async function handleAi(req, res, url) {
   if (url.pathname === "/__ai/reset") {
     aiNext.length = 0;
     aiRequests.length = 0;
-    tokenDelayMs = 0;
+    tokenDelayMs = Number(opts["token-delay"]);
     transcript = "I like to play football";
     return json(res, 200, { ok: true });
   }

@@ -122,7 +122,7 @@ export async function assertModeEnabled(context: AppLoadContext, mode: ChatModeI
 
 type OwnedConversation = ChatConversation & { lesson: LessonContext | null };
 
-async function findOwnedConversation(context: AppLoadContext, user: UserRef, conversationId: string): Promise<OwnedConversation> {
+export async function findOwnedConversation(context: AppLoadContext, user: UserRef, conversationId: string): Promise<OwnedConversation> {
   if (!isUuid(conversationId)) throw new ChatError("not_found", 404, "Conversa não encontrada");
   const [row] = await context.db
     .select({ conversation: chatConversations, lessonTitle: lessons.title, lessonDescription: lessons.description })

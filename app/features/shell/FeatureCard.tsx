@@ -10,8 +10,11 @@ export function FeatureCard({
   art,
   gradient,
   badge,
+  prefetch = "intent",
 }: {
   to: string;
+  /** "none" where opening the page has an effect (a chat mode starts a conversation). */
+  prefetch?: "intent" | "none";
   title: string;
   description: string;
   art: ReactNode;
@@ -22,7 +25,7 @@ export function FeatureCard({
   return (
     <Link
       to={to}
-      prefetch="intent"
+      prefetch={prefetch}
       className="group flex items-stretch gap-4 overflow-hidden rounded-3xl border border-slate-200 bg-white p-3 shadow-sm transition hover:-translate-y-0.5 hover:border-indigo-300 hover:shadow-lg hover:shadow-indigo-500/10 focus-visible:outline-3 sm:flex-col sm:gap-0 sm:p-0 dark:border-night-700 dark:bg-night-900 dark:hover:border-indigo-400/50 dark:hover:shadow-black/40"
     >
       <div

@@ -2,6 +2,7 @@
 // bottom drawer on small screens); closing it navigates back to the parent URL. Before hydration and
 // without JavaScript (Radix portals do not server-render): the same content as a page section.
 import * as Dialog from "@radix-ui/react-dialog";
+import { useHydrated } from "~/lib/use-hydrated";
 import { Link, useNavigate } from "@remix-run/react";
 import { useId, useSyncExternalStore, type ReactNode } from "react";
 import { CloseIcon } from "~/features/shell/icons";
@@ -15,11 +16,7 @@ export function useAnchoredAction(action: string) {
   return useHydrated() ? action : `${action}#${ADMIN_PANEL_ID}`;
 }
 
-const subscribe = () => () => {};
-/** False on the server and while hydrating; true afterwards and on every client navigation. */
-export function useHydrated() {
-  return useSyncExternalStore(subscribe, () => true, () => false);
-}
+export { useHydrated };
 
 export type AdminPanelProps = {
   title: string;

@@ -1,0 +1,180 @@
+// The chat screen's loader and action, shared by /chat-with-nika/:mode, /english-level-test and
+// /chat/lesson/:lessonKey. The conversation lives in the URL (`?c=<id>`), so a reload shows it and
+// the learner carries on. See docs/decisions/0009-chat.md.
+//
+//  GET  without ?c  → a new conversation (conversations_started + 1), redirect to ?c=<id>
+//  GET  ?c=<id>     → the conversation; with JS the island streams Nika's greeting, without JS a
+//                     <noscript> refresh comes back with &greet=1 and the server waits for it
+//  POST intent=send → (no JS) the whole reply is awaited, stored, then redirect back to the conversation
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { data, redirect } from "@remix-run/cloudflare";
+import { and, asc, eq } from "drizzle-orm";
+import { requireUser, type SessionUser } from "~/server/auth.server";
+import { getAiProviders } from "~/server/ai/index.server";
+import { getFlags, requireFeature } from "~/server/flags.server";
+import { lessons, modules } from "~/server/schema";
+import {
+  ChatError,
+  greet,
+  loadConversation,
+  sendMessage,
+  startConversation,
+  statusOf,
+  type GreetResult,
+  type SendResult,
+} from "./chat.server";
+import { CHAT_MODE_INFO, MENU_MODES, parseLessonKey, type ChatModeId } from "./modes";
+import type { ChatFormError, ChatPageData, ClientMessage } from "./types";
+
+type Args = { request: Request; context: AppLoadContext };
+
+export type ChatTarget = {
+  mode: ChatModeId;
+  /** The page's own path, without query. */
+  basePath: string;
+  backTo: string;
+  backLabel: string;
+  lesson?: { id: string; title: string; key: string };
+};
+
+const NO_STORE = { "Cache-Control": "no-store" };
+
+export function modeTarget(mode: ChatModeId): ChatTarget {
+  const info = CHAT_MODE_INFO[mode];
+  if (mode === "english-test") return { mode, basePath: info.path!, backTo: "/labs", backLabel: "Voltar ao Labs" };
+  return { mode, basePath: info.path!, backTo: "/chat-with-nika", backLabel: "Voltar aos modos" };
+}
+
+/** `/chat/lesson/M01A02` → the lesson with module order_index 1 and lesson order_index 2; 404 otherwise. */
+export async function lessonTarget(context: AppLoadContext, lessonKey: string | undefined): Promise<ChatTarget> {
+  const parsed = parseLessonKey(lessonKey);
+  const notFound = () => data({ message: "Aula não encontrada" }, { status: 404 });
+  if (!parsed) throw notFound();
+  const [lesson] = await context.db
+    .select({ id: lessons.id, title: lessons.title })
+    .from(lessons)
+    .innerJoin(modules, eq(modules.id, lessons.moduleId))
+    .where(and(eq(modules.orderIndex, parsed.module), eq(lessons.orderIndex, parsed.lesson)))
+    .orderBy(asc(lessons.createdAt))
+    .limit(1);
+  if (!lesson) throw notFound();
+  return {
+    mode: "lesson",
+    basePath: `/chat/lesson/${lessonKey}`,
+    backTo: `/courses/lessons/${lesson.id}`,
+    backLabel: "Voltar à aula",
+    lesson: { ...lesson, key: lessonKey! },
+  };
+}
+
+export async function guard({ request, context }: Args, target: ChatTarget): Promise<SessionUser> {
+  const user = await requireUser(request, context);
+  const flag = CHAT_MODE_INFO[target.mode].flag;
+  if (flag) await requireFeature(context, flag);
+  return user;
+}
+
+function rethrowChatError(error: unknown): never {
+  if (error instanceof ChatError) throw data({ message: error.message }, { status: error.status });
+  throw error;
+}
+
+export function conversationPath(target: ChatTarget, conversationId: string, hash = "") {
+  return `${target.basePath}?c=${conversationId}${hash}`;
+}
+
+/** Starts a conversation and sends the browser to it. */
+export async function startAndRedirect(args: Args, target: ChatTarget, user: SessionUser): Promise<never> {
+  const conversation = await startConversation(args.context, user, { mode: target.mode, lessonId: target.lesson?.id }).catch(rethrowChatError);
+  throw redirect(conversationPath(target, conversation.id), { headers: NO_STORE });
+}
+
+export async function loadChatPage(args: Args, target: ChatTarget): Promise<ChatPageData> {
+  const { request, context } = args;
+  const user = await guard(args, target);
+  const url = new URL(request.url);
+  const conversationId = url.searchParams.get("c");
+  if (!conversationId) return startAndRedirect(args, target, user);
+  let { conversation, messages } = await loadConversation(context, user, conversationId).catch(rethrowChatError);
+  if (conversation.mode !== target.mode || (target.lesson && conversation.lessonId !== target.lesson.id)) {
+    throw data({ message: "Conversa não encontrada" }, { status: 404 });
+  }
+
+  let greetingError: ChatFormError | null = null;
+  if (messages.length === 0 && url.searchParams.get("greet") === "1") {
+    // No JavaScript: wait for the whole greeting here, then come back without the parameter.
+    const result = await greet(context, conversation);
+    if (result.status === "ok" || result.status === "already_started") {
+      throw redirect(conversationPath(target, conversation.id), { headers: NO_STORE });
+    }
+    greetingError = formError(result);
+  }
+
+  const providers = getAiProviders(context.cloudflare.env);
+  const flags = await getFlags(context);
+  const pageData: ChatPageData = {
+    conversationId: conversation.id,
+    mode: { id: target.mode, title: CHAT_MODE_INFO[target.mode].title, language: CHAT_MODE_INFO[target.mode].language },
+    basePath: target.basePath,
+    backTo: target.backTo,
+    backLabel: target.backLabel,
+    lesson: target.lesson ? { title: target.lesson.title, key: target.lesson.key } : null,
+    messages: messages.map(toClientMessage),
+    nikaAvailable: providers !== null,
+    voiceAvailable: providers?.stt != null,
+    credits: user.monthlyCredits,
+    englishLevel: user.englishLevel,
+    englishLevelAt: user.englishLevelAt ? new Date(user.englishLevelAt).toISOString() : null,
+    modes: MENU_MODES.map((m) => ({ id: m.id, title: m.title, path: m.path!, enabled: m.flag ? flags[m.flag] : true })),
+    greetingError,
+  };
+  return pageData;
+}
+
+export function toClientMessage(row: {
+  id: string;
+  role: "user" | "nika";
+  text: string;
+  audioUrl: string | null;
+  transcription: string | null;
+  status: "complete" | "failed";
+}): ClientMessage {
+  return { id: row.id, role: row.role, text: row.text, audioUrl: row.audioUrl, voice: row.transcription !== null, failed: row.status === "failed" };
+}
+
+export function formError(result: Exclude<SendResult | GreetResult, { status: "ok" } | { status: "already_started" }>): ChatFormError {
+  switch (result.status) {
+    case "credits_exhausted":
+      return { code: result.code, message: "Seus créditos acabaram." };
+    case "provider_error":
+      return { code: result.code, title: result.title, message: result.message };
+    case "not_understood":
+    case "unavailable":
+      return { code: result.code, message: result.message };
+  }
+}
+
+/** The no-JS form post: `intent=send` (text) or `intent=new` (a fresh conversation in this mode). */
+export async function chatPageAction(args: Args, target: ChatTarget) {
+  const { request, context } = args;
+  const user = await guard(args, target);
+  const form = await request.formData().catch(() => null);
+  if (!form) return data({ error: { code: "invalid_text", message: "Envio inválido." }, text: "" }, { status: 400 });
+  const intent = form.get("intent");
+  if (intent === "new") return startAndRedirect(args, target, user);
+
+  const text = typeof form.get("text") === "string" ? (form.get("text") as string) : "";
+  const conversationId = new URL(request.url).searchParams.get("c") ?? String(form.get("conversationId") ?? "");
+  let result: SendResult;
+  try {
+    result = await sendMessage(context, user, conversationId, { text });
+  } catch (error) {
+    if (error instanceof ChatError) {
+      return data({ error: { code: error.code, message: error.message }, text }, { status: error.status });
+    }
+    throw error;
+  }
+  if (result.status === "ok") throw redirect(conversationPath(target, conversationId, `#m-${result.reply.id}`));
+  // The text stays in the box (nothing is lost); the page shows why it was not sent.
+  return data({ error: formError(result), text }, { status: statusOf(result) });
+}

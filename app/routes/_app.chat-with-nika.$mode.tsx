@@ -1,0 +1,34 @@
+// /chat-with-nika/{portuguese|english|game|roleplay}: the chat screen in one mode (flag enforced on the server).
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { data } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { CHAT_MODE_INFO, menuModeFromSlug } from "~/features/chat/modes";
+import { chatPageAction, loadChatPage, modeTarget } from "~/features/chat/page.server";
+import { ChatScreen } from "~/features/chat/ui/ChatScreen";
+import { requireUser } from "~/server/auth.server";
+
+function target(slug: string | undefined) {
+  const mode = menuModeFromSlug(slug);
+  if (!mode) throw data({ message: "Modo não encontrado" }, { status: 404 });
+  return modeTarget(mode);
+}
+
+export const meta: MetaFunction = ({ params }) => {
+  const mode = menuModeFromSlug(params.mode);
+  return [{ title: `${mode ? CHAT_MODE_INFO[mode].title : "Chat"} — Nika` }];
+};
+
+export async function loader(args: LoaderFunctionArgs) {
+  await requireUser(args.request, args.context);
+  return loadChatPage(args, target(args.params.mode));
+}
+
+export async function action(args: ActionFunctionArgs) {
+  await requireUser(args.request, args.context);
+  return chatPageAction(args, target(args.params.mode));
+}
+
+export default function ChatModePage() {
+  const page = useLoaderData<typeof loader>();
+  return <ChatScreen key={page.conversationId} page={page} />;
+}

@@ -1,0 +1,24 @@
+// /chat/lesson/{lessonKey}: practise one lesson with Nika (key M01A02 = module 1, lesson 2; not flag-gated).
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { chatPageAction, lessonTarget, loadChatPage } from "~/features/chat/page.server";
+import { ChatScreen } from "~/features/chat/ui/ChatScreen";
+import { requireUser } from "~/server/auth.server";
+
+export const meta: MetaFunction = ({ params }) => [{ title: `Praticar ${params.lessonKey ?? "a aula"} — Nika` }];
+
+// Signed in first: an unknown key must not tell anonymous visitors which lessons exist.
+export async function loader(args: LoaderFunctionArgs) {
+  await requireUser(args.request, args.context);
+  return loadChatPage(args, await lessonTarget(args.context, args.params.lessonKey));
+}
+
+export async function action(args: ActionFunctionArgs) {
+  await requireUser(args.request, args.context);
+  return chatPageAction(args, await lessonTarget(args.context, args.params.lessonKey));
+}
+
+export default function LessonChatPage() {
+  const page = useLoaderData<typeof loader>();
+  return <ChatScreen key={page.conversationId} page={page} />;
+}
