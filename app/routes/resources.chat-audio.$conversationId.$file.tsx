@@ -20,8 +20,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     throw error;
   }
   const key = `${CHAT_AUDIO_FOLDER}/${params.conversationId}/${file}`;
-  const rangeHeader = request.headers.get("Range");
-  const object = await mediaBucket(context).get(key, rangeHeader ? { range: request.headers } : undefined);
+  const range = parseRange(request.headers.get("Range"));
+  const object = await mediaBucket(context).get(key, range ? { range } : undefined);
   if (!object || !("body" in object)) return plain(404, "Áudio não encontrado");
 
   const headers = new Headers({
@@ -32,13 +32,25 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     "X-Content-Type-Options": "nosniff",
     "Content-Security-Policy": "default-src 'none'; sandbox",
   });
-  const range = object.range as { offset?: number; length?: number } | undefined;
-  if (rangeHeader && range && range.offset !== undefined) {
-    const length = range.length ?? object.size - range.offset;
-    headers.set("Content-Range", `bytes ${range.offset}-${range.offset + length - 1}/${object.size}`);
+  const served = object.range as { offset?: number; length?: number; suffix?: number } | undefined;
+  if (range && served) {
+    const offset = served.offset ?? (served.suffix !== undefined ? Math.max(0, object.size - served.suffix) : 0);
+    const length = Math.min(served.length ?? object.size - offset, object.size - offset);
+    headers.set("Content-Range", `bytes ${offset}-${offset + length - 1}/${object.size}`);
     headers.set("Content-Length", String(length));
     return new Response(object.body, { status: 206, headers });
   }
   headers.set("Content-Length", String(object.size));
   return new Response(object.body, { headers });
+}
+
+/** A single `bytes=` range (`a-b`, `a-`, `-n`) as R2 takes it; anything else → the whole object. */
+function parseRange(header: string | null): R2Range | null {
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header?.trim() ?? "");
+  if (!match || (match[1] === "" && match[2] === "")) return null;
+  if (match[1] === "") return { suffix: Number(match[2]) };
+  const offset = Number(match[1]);
+  if (match[2] === "") return { offset };
+  const end = Number(match[2]);
+  return end >= offset ? { offset, length: end - offset + 1 } : null;
 }

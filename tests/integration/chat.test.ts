@@ -146,6 +146,9 @@ describe("sendMessage", () => {
     }
     expect((await sendMessage(ctx(), user, conversation.id, { text: ` ${"x".repeat(5000)} ` })).status).toBe("ok");
     expect(await getBalance(db, user.id)).toBe(4);
+    // form posts send CRLF line breaks: stored (and sent to the model) as LF
+    await sendMessage(ctx(), user, conversation.id, { text: "line one\r\nline two" });
+    expect((await messagesOf(conversation.id)).filter((m) => m.role === "user").at(-1)!.text).toBe("line one\nline two");
   });
 
   it.each([

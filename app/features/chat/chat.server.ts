@@ -102,9 +102,9 @@ const providerFailure = (kind: ProviderErrorKind): ProviderFailure => ({
 
 // ——— validation and access ———
 
-/** Trims and checks the learner's text: non-empty, at most 5000 characters (spec §5). */
+/** Trims and checks the learner's text: non-empty, at most 5000 characters (spec §5). Form posts send CRLF; stored as LF. */
 export function validateMessageText(raw: unknown): string {
-  const text = typeof raw === "string" ? raw.trim() : "";
+  const text = typeof raw === "string" ? raw.replace(/\r\n?/g, "\n").trim() : "";
   if (!text) throw new ChatError("invalid_text", 400, "Digite uma mensagem.");
   if (text.length > MESSAGE_MAX_CHARS) {
     throw new ChatError("invalid_text", 400, `Mensagem muito longa (máximo ${MESSAGE_MAX_CHARS} caracteres).`);

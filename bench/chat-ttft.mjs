@@ -1,0 +1,298 @@
+#!/usr/bin/env node
+// Chat time to first token (issue 4 quality bar): the latency the server ADDS to the first streamed
+// token of Nika's reply, over the provider's own time to first token. A local OpenAI-compatible fake
+// provider (tests/fake-upstream/server.mjs) streams each word after a fixed delay; the same kind of
+// request is timed directly against it and through the app (POST /resources/chat/<id>/messages →
+// text/event-stream), alternating the two so drift affects both equally. Target: ≤ 20 ms added at the median.
+//   node bench/chat-ttft.mjs [--runs 40]
+// Serves the existing ./build (never rebuilds it). Loopback only; a bounded number of requests.
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import { parseArgs } from "node:util";
+
+const { values: opts } = parseArgs({ options: { runs: { type: "string", default: "40" } } });
+const RUNS = Math.max(4, Math.min(1000, Number(opts.runs) || 40));
+const WARMUP = 5;
+const PER_CONVERSATION = 10;
+const TARGET_MS = 20;
+const TOKEN_DELAY_MS = 50;
+
+const port = "8791";
+const base = `http://127.0.0.1:${port}`;
+const providerPort = "4020";
+const provider = `http://127.0.0.1:${providerPort}`;
+const apiKey = "bench-key";
+const pgPort = "54380";
+const wsPort = "5548";
+const vars = ".cache/bench-chat.vars";
+
+if (!existsSync("build/server/index.js")) {
+  console.error("./build does not exist (build/server/index.js missing): this bench serves the existing build and never builds it.");
+  process.exit(1);
+}
+
+function portInUse(p) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: "127.0.0.1", port: Number(p) });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+for (const p of [port, providerPort, pgPort, wsPort]) {
+  if (await portInUse(p)) {
+    console.error(`port ${p} is already in use by another process; stop it first (this bench does not kill foreign processes).`);
+    process.exit(1);
+  }
+}
+
+mkdirSync(".cache", { recursive: true });
+writeFileSync(
+  vars,
+  readFileSync(".dev.vars.example", "utf8")
+    .replace(/127\.0\.0\.1:54320/, `127.0.0.1:${pgPort}`)
+    .replace(/DB_WS_PROXY=.*/, `DB_WS_PROXY=127.0.0.1:${wsPort}`)
+    .replace(/APP_URL=.*/, `APP_URL=http://localhost:${port}`) +
+    `\nOPENAI_BASE_URL=${provider}/v1\nOPENAI_API_KEY=${apiKey}\nOPENAI_CHAT_MODEL=fake-chat\nMONTHLY_CREDITS=100000\n`,
+);
+
+// ——— child processes (ended on exit, error and Ctrl+C) ———
+const children = [];
+const stop = () => {
+  for (const child of children) {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+  }
+};
+process.on("exit", stop);
+process.on("SIGINT", () => {
+  stop();
+  process.exit(130);
+});
+process.on("SIGTERM", () => {
+  stop();
+  process.exit(143);
+});
+
+// 1. The fake provider: every word token after TOKEN_DELAY_MS.
+const upstream = spawn(
+  "node",
+  ["tests/fake-upstream/server.mjs", "--port", providerPort, "--openai-key", apiKey, "--token-delay", String(TOKEN_DELAY_MS)],
+  { stdio: ["ignore", "ignore", "inherit"] },
+);
+children.push(upstream);
+
+// 2. The app on a fresh embedded database (migrated + development seed by start.mjs).
+const app = spawn(
+  "node",
+  ["scripts/start.mjs", "--env-file", vars, "--port", port, "--data", ".cache/bench-chat", "--fresh", "--quiet-wrangler", "--no-build"],
+  { stdio: ["ignore", "ignore", "inherit", "ipc"] },
+);
+children.push(app);
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+let failed = false;
+try {
+  await Promise.all([
+    (async () => {
+      for (let i = 0; ; i++) {
+        if (upstream.exitCode !== null) throw new Error(`fake provider exited ${upstream.exitCode}`);
+        if (await fetch(`${provider}/__health`).then((r) => r.ok, () => false)) return;
+        if (i > 200) throw new Error("fake provider did not answer /__health");
+        await sleep(50);
+      }
+    })(),
+    new Promise((resolve, reject) => {
+      app.on("message", (m) => m?.ready && resolve());
+      app.on("exit", (code) => reject(new Error(`start.mjs exited ${code}`)));
+    }),
+  ]);
+
+  // 3. Enough credits for every run.
+  process.env.ENV_FILE = vars;
+  const { register } = await import("tsx/esm/api");
+  register();
+  const { connect, loadEnv } = await import("../scripts/lib/node-db.ts");
+  const { pool } = connect(loadEnv(vars));
+  try {
+    const updated = await pool.query("UPDATE users SET monthly_credits = 100000 WHERE email = 'aluno@nika.local'");
+    if (updated.rowCount !== 1) throw new Error("learner aluno@nika.local not found in the seed");
+  } finally {
+    await pool.end();
+  }
+
+  // 4. Sign in as the learner.
+  const signin = await fetch(`${base}/signin`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ email: "aluno@nika.local", password: "NikaAluno123" }),
+  });
+  await signin.arrayBuffer();
+  const cookie = signin.headers.getSetCookie().map((c) => c.split(";")[0]).filter((c) => c.startsWith("nika_session=")).join("; ");
+  if (!cookie) throw new Error(`sign-in failed (${signin.status})`);
+
+  async function newConversation() {
+    const response = await fetch(`${base}/chat-with-nika/english`, { redirect: "manual", headers: { Cookie: cookie } });
+    await response.arrayBuffer();
+    const id = new URL(response.headers.get("location") ?? "", base).searchParams.get("c");
+    if (response.status !== 302 || !id) throw new Error(`/chat-with-nika/english answered ${response.status} (no ?c=)`);
+    return id;
+  }
+
+  /** Reads a streamed body to its end; `isFirst(text so far)` marks the first token. Times in ms from `started`. */
+  async function readStream(response, started, isFirst) {
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    let ttft = null;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+      if (ttft === null && isFirst(text)) ttft = performance.now() - started;
+    }
+    return { ttft, total: performance.now() - started, text };
+  }
+
+  // Through the app: from sending the request to the first `event: token` block.
+  async function viaApp(conversationId, text) {
+    const started = performance.now();
+    const response = await fetch(`${base}/resources/chat/${conversationId}/messages`, {
+      method: "POST",
+      headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ text }),
+    });
+    const run = await readStream(response, started, (s) => /(^|\n)event: token\ndata: .*\n\n/.test(s));
+    if (response.status !== 200 || run.ttft === null || !run.text.includes("event: done")) {
+      throw new Error(`app stream failed (${response.status}): ${run.text.slice(0, 300)}`);
+    }
+    return run;
+  }
+
+  // Directly at the provider: from sending the request to the first chunk with non-empty delta.content.
+  const systemPrompt =
+    "You are Nika, a friendly English teacher for Brazilian learners. Answer in short, simple English, correct mistakes gently and keep the conversation going.";
+  async function direct(text) {
+    const started = performance.now();
+    const response = await fetch(`${provider}/v1/chat/completions`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        model: "fake-chat",
+        stream: true,
+        messages: [
+          { role: "system", content: systemPrompt },
+          { role: "user", content: text },
+        ],
+      }),
+    });
+    const hasContent = (s) =>
+      s.split("\n\n").some((block) => {
+        const line = block.split("\n").find((l) => l.startsWith("data: "));
+        if (!line || !block.length || line === "data: [DONE]") return false;
+        try {
+          return Boolean(JSON.parse(line.slice(6)).choices?.[0]?.delta?.content);
+        } catch {
+          return false; // a block still arriving
+        }
+      });
+    const run = await readStream(response, started, hasContent);
+    if (response.status !== 200 || run.ttft === null || !run.text.includes("data: [DONE]")) {
+      throw new Error(`provider stream failed (${response.status}): ${run.text.slice(0, 300)}`);
+    }
+    return run;
+  }
+
+  // Reference points for where the added latency goes, timed the same way (request → whole short answer):
+  // the route without any database work (GET → 405), and the same POST stopped right after the session
+  // lookup (a per-request database connection + the session query) by a conversation id that is not a UUID.
+  async function probe(method, path, expected) {
+    const started = performance.now();
+    const response = await fetch(base + path, {
+      method,
+      headers: { Cookie: cookie, ...(method === "POST" ? { "Content-Type": "application/x-www-form-urlencoded" } : {}) },
+      body: method === "POST" ? new URLSearchParams({ text: "probe" }) : undefined,
+    });
+    await response.arrayBuffer();
+    if (response.status !== expected) throw new Error(`${method} ${path} answered ${response.status}, expected ${expected}`);
+    return performance.now() - started;
+  }
+  const noDbProbe = () => probe("GET", "/resources/chat/00000000-0000-4000-8000-000000000000/messages", 405);
+  const sessionProbe = () => probe("POST", "/resources/chat/not-a-uuid/messages", 404);
+
+  // 5. Warm-up (discarded), then RUNS pairs, alternating which side goes first.
+  let conversationId = await newConversation();
+  let conversations = 1;
+  for (let i = 0; i < WARMUP; i++) {
+    await direct(`Warm-up message ${i + 1}`);
+    await viaApp(conversationId, `Warm-up message ${i + 1}`);
+    await noDbProbe();
+    await sessionProbe();
+  }
+  const loadBefore = os.loadavg()[0];
+  const providerRuns = [];
+  const appRuns = [];
+  const noDbRuns = [];
+  const sessionRuns = [];
+  for (let i = 0; i < RUNS; i++) {
+    if (i % PER_CONVERSATION === 0) {
+      conversationId = await newConversation();
+      conversations++;
+    }
+    const text = `I like to play football on Saturdays, run ${i + 1}`;
+    const pair = [() => direct(text).then((r) => providerRuns.push(r)), () => viaApp(conversationId, text).then((r) => appRuns.push(r))];
+    if (i % 2 === 1) pair.reverse();
+    for (const step of pair) await step();
+    noDbRuns.push(await noDbProbe());
+    sessionRuns.push(await sessionProbe());
+  }
+  const loadAfter = os.loadavg()[0];
+
+  // 6. Figures.
+  const quantile = (values, q) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const at = (sorted.length - 1) * q;
+    const lo = Math.floor(at);
+    return sorted[lo] + (sorted[Math.min(lo + 1, sorted.length - 1)] - sorted[lo]) * (at - lo);
+  };
+  const stats = (values) => ({ median: quantile(values, 0.5), p90: quantile(values, 0.9), min: Math.min(...values), max: Math.max(...values) });
+  const ms = (v) => `${v.toFixed(1).padStart(6)} ms`;
+  const providerTtft = stats(providerRuns.map((r) => r.ttft));
+  const appTtft = stats(appRuns.map((r) => r.ttft));
+  const appTotal = stats(appRuns.map((r) => r.total));
+  const paired = stats(appRuns.map((r, i) => r.ttft - providerRuns[i].ttft));
+  const added = { median: appTtft.median - providerTtft.median, p90: appTtft.p90 - providerTtft.p90 };
+  const noDb = stats(noDbRuns);
+  const session = stats(sessionRuns);
+  const cpu = os.cpus();
+
+  console.log(`\nchat time to first token — ${RUNS} runs each side (after ${WARMUP} warm-up runs), ${conversations} conversations, provider token delay ${TOKEN_DELAY_MS} ms`);
+  console.log(`machine: ${cpu.length} cores (${cpu[0]?.model?.trim() ?? "unknown CPU"}), ${os.platform()} ${os.arch()}, Node ${process.version}, load average ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)}`);
+  console.log(`provider TTFT (direct)        median ${ms(providerTtft.median)}   p90 ${ms(providerTtft.p90)}   min ${ms(providerTtft.min)}   max ${ms(providerTtft.max)}`);
+  console.log(`app TTFT (via the app)        median ${ms(appTtft.median)}   p90 ${ms(appTtft.p90)}   min ${ms(appTtft.min)}   max ${ms(appTtft.max)}`);
+  console.log(`added latency (app − provider) median ${ms(added.median)}   p90 ${ms(added.p90)}`);
+  console.log(`  (per-pair differences:       median ${ms(paired.median)}   p90 ${ms(paired.p90)})`);
+  console.log(`app total time per message    median ${ms(appTotal.median)}   p90 ${ms(appTotal.p90)}   (whole reply stored + speech, until event: done)`);
+  console.log(`where it goes (medians): route without database ${ms(noDb.median)} · + DB connection and session query ${ms(session.median - noDb.median)} · rest (conversation, flags, credit, history, insert, outbound fetch) ${ms(added.median - session.median)}`);
+  console.log(added.median <= TARGET_MS ? `target met (≤ ${TARGET_MS} ms added at the median)` : `target missed (> ${TARGET_MS} ms added at the median)`);
+
+  mkdirSync("bench/results", { recursive: true });
+  writeFileSync(
+    "bench/results/chat-ttft.json",
+    JSON.stringify(
+      { runs: RUNS, warmup: WARMUP, tokenDelayMs: TOKEN_DELAY_MS, cores: cpu.length, providerTtft, appTtft, added, paired, appTotal, noDbRoute: noDb, sessionRoute: session, targetMs: TARGET_MS },
+      null,
+      2,
+    ),
+  );
+} catch (error) {
+  failed = true;
+  console.error(error);
+} finally {
+  stop();
+}
+setTimeout(() => process.exit(failed ? 1 : 0), 1500);

@@ -1,0 +1,160 @@
+import { expect, test, type Page } from "@playwright/test";
+import { eq } from "drizzle-orm";
+import { chatMessages, users } from "../../app/server/schema";
+import {
+  createConfirmedUser,
+  expectAccessible,
+  FAKE_UPSTREAM,
+  jsEnabled,
+  PASSWORD,
+  signIn,
+  uniqueEmail,
+  userByEmail,
+  waitForHydration,
+  withDb,
+} from "./support";
+
+// Chat with Nika against the fake upstream speaking the OpenAI protocol (tests/fake-upstream, tokens
+// every 40 ms). Its reply echoes the learner: `Você disse: "<text>". Muito bem, continue praticando!`.
+export const reply = (text: string) => `Você disse: "${text}". Muito bem, continue praticando!`;
+const GREETING = reply("start");
+
+async function newLearner(page: Page, label: string, credits = 50) {
+  const email = uniqueEmail(test.info(), label);
+  await createConfirmedUser(email);
+  if (credits !== 50) await withDb((db) => db.update(users).set({ monthlyCredits: credits }).where(eq(users.email, email)));
+  await page.goto("/signin");
+  await signIn(page, email, PASSWORD);
+  await expect(page).toHaveURL("/");
+  return email;
+}
+
+const messages = (page: Page) => page.getByTestId("chat-message");
+const nikaMessages = (page: Page) => page.locator('[data-testid="chat-message"][data-role="nika"]');
+
+/** Opens a mode and waits for Nika's greeting (streamed with JS; awaited by the server without). */
+async function openChat(page: Page, path = "/chat-with-nika/english") {
+  await page.goto(path);
+  await expect(page).toHaveURL(/\?c=[0-9a-f-]{36}$/);
+  await expect(nikaMessages(page).first().getByTestId("message-text")).toHaveText(GREETING);
+  if (jsEnabled(test.info())) await waitForHydration(page);
+}
+
+test("the mode menu shows the four modes and each opens its chat, greeted by Nika", async ({ page }) => {
+  await newLearner(page, "chat-menu");
+  await page.goto("/chat-with-nika");
+  const cards = page.getByRole("main").getByRole("link");
+  await expect(cards).toHaveText([/Começar em Português/, /Tópico em Inglês/, /Game/, /Role Play/]);
+  await expect(page.getByRole("link", { name: /Teste de Nível/ })).toHaveCount(0);
+  await expectAccessible(page);
+
+  await page.getByRole("link", { name: /Role Play/ }).click();
+  await expect(page).toHaveURL(/\/chat-with-nika\/roleplay\?c=/);
+  await expect(page.getByRole("heading", { level: 1, name: "Role Play" })).toBeVisible();
+  await expect(nikaMessages(page).getByTestId("message-text")).toHaveText([GREETING]);
+  await expect(page.getByRole("link", { name: "Voltar aos modos" })).toHaveAttribute("href", "/chat-with-nika");
+  await expectAccessible(page);
+});
+
+test("a text message is answered and survives a reload", async ({ page }) => {
+  const email = await newLearner(page, "chat-text");
+  await openChat(page);
+  const box = page.getByLabel("Mensagem para a Nika");
+  await box.fill("  I like pizza  ");
+  await page.getByRole("button", { name: "Enviar" }).click();
+  await expect(nikaMessages(page).last().getByTestId("message-text")).toHaveText(reply("I like pizza"));
+  await expect(page.locator('[data-role="user"]').getByTestId("message-text")).toHaveText(["I like pizza"]);
+  await expect(page.getByTestId("chat-credits")).toHaveText("49 créditos");
+  await expect(box).toHaveValue("");
+
+  await page.reload();
+  await expect(messages(page).getByTestId("message-text")).toHaveText([GREETING, "I like pizza", reply("I like pizza")]);
+  expect((await userByEmail(email))!.monthlyCredits).toBe(49);
+  expect((await userByEmail(email))!.conversationsStarted).toBe(1);
+});
+
+test("with JavaScript the reply streams in pieces; Enter sends and Shift+Enter breaks the line", async ({ page }, testInfo) => {
+  test.skip(!jsEnabled(testInfo), "streaming needs JavaScript");
+  await newLearner(page, "chat-stream");
+  await openChat(page);
+  // Record every text the newest Nika bubble shows while the reply arrives.
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { __seen: string[] }).__seen = seen;
+    new MutationObserver(() => {
+      const bubbles = document.querySelectorAll('[data-role="nika"] [data-testid="message-text"]');
+      const text = bubbles[bubbles.length - 1]?.textContent ?? "";
+      if (seen.at(-1) !== text) seen.push(text);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  const box = page.getByLabel("Mensagem para a Nika");
+  await box.fill("first line");
+  await box.press("Shift+Enter");
+  await box.pressSequentially("second line");
+  await expect(box).toHaveValue("first line\nsecond line");
+  await box.press("Enter");
+  await expect(page.getByTestId("typing-indicator").or(nikaMessages(page).nth(1))).toBeVisible();
+  const full = reply("first line\nsecond line");
+  await expect(nikaMessages(page).last().getByTestId("message-text")).toHaveText(full);
+  const seen = await page.evaluate(() => (window as unknown as { __seen: string[] }).__seen);
+  const partial = seen.filter((text) => text.length > 0 && text !== full && full.startsWith(text));
+  expect(partial.length).toBeGreaterThanOrEqual(3);
+  await expect(page.locator('[data-role="user"]').getByTestId("message-text")).toHaveText("first line\nsecond line");
+  // Nika's reply has a player (audio stored in R2 by the speech provider)
+  await expect(nikaMessages(page).last().getByRole("button", { name: "Ouvir a resposta da Nika" })).toBeVisible();
+  // an empty text is not sent: the microphone takes the send button's place
+  await expect(page.getByRole("button", { name: "Enviar" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Gravar mensagem de voz" })).toBeVisible();
+});
+
+test("at zero credits the message is refused and the text kept", async ({ page }, testInfo) => {
+  await newLearner(page, "chat-zero", 0);
+  await openChat(page);
+  const box = page.getByLabel("Mensagem para a Nika");
+  await box.fill("Can I still talk?");
+  await page.getByRole("button", { name: "Enviar" }).click();
+  if (jsEnabled(testInfo)) {
+    const dialog = page.getByRole("dialog", { name: "Créditos Esgotados" });
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText("Seus créditos acabaram. Para continuar jogando agora, use o botão abaixo para comprar mais créditos.");
+    await expect(dialog.getByRole("button", { name: "Comprar mais créditos" })).toBeVisible();
+    await dialog.getByRole("button", { name: "Voltar" }).click();
+    await expect(dialog).toBeHidden();
+  } else {
+    const alert = page.getByRole("alert").filter({ hasText: "Créditos Esgotados" });
+    await expect(alert).toContainText("Seus créditos acabaram.");
+    await expect(alert.getByRole("link", { name: "Comprar mais créditos" })).toBeVisible();
+  }
+  await expect(box).toHaveValue("Can I still talk?");
+  await expect(page.locator('[data-role="user"]')).toHaveCount(0);
+  const stored = await withDb((db) => db.select().from(chatMessages).where(eq(chatMessages.text, "Can I still talk?")));
+  expect(stored).toEqual([]);
+});
+
+test("the English level test ends with a level shown on the page and on the account", async ({ page }) => {
+  await newLearner(page, "chat-level");
+  await page.goto("/english-level-test");
+  await expect(page.getByRole("link", { name: "Voltar ao Labs" })).toHaveAttribute("href", "/labs");
+  await page.getByRole("button", { name: "Começar o teste" }).click();
+  await expect(page).toHaveURL(/\/english-level-test\?c=/);
+  await expect(nikaMessages(page).first().getByTestId("message-text")).toHaveText(GREETING);
+  if (jsEnabled(test.info())) await waitForHydration(page);
+  // The fake model echoes the text; the echoed marker is the structured end of the test.
+  await page.getByLabel("Mensagem para a Nika").fill("[[NIKA_LEVEL:B2]]");
+  await page.getByRole("button", { name: "Enviar" }).click();
+  await expect(page.getByTestId("english-level")).toContainText("B2 — Intermediário avançado");
+  await expect(nikaMessages(page).last().getByTestId("message-text")).toHaveText('Você disse: "". Muito bem, continue praticando!');
+
+  await page.goto("/config");
+  await expect(page.getByTestId("account-english-level")).toContainText("B2 — Intermediário avançado (teste feito em");
+  await page.goto("/english-level-test");
+  await expect(page.getByRole("button", { name: "Refazer o teste" })).toBeVisible();
+});
+
+test("lesson practice opens from its key; an unknown key is a 404", async ({ page }) => {
+  await newLearner(page, "chat-lesson");
+  await openChat(page, "/chat/lesson/M01A01");
+  await expect(page.getByText("Praticar a aula M01A01 com a Nika")).toBeVisible();
+  await page.goto("/chat/lesson/M99A01");
+  await expect(page.getByRole("heading", { name: "Página não encontrada" })).toBeVisible();
+});
