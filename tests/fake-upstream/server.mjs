@@ -78,11 +78,11 @@ function replyFor(messages) {
   return { text, tokens: text.match(/\S+\s*|\s+/g) ?? [text] };
 }
 
-/** One MPEG-1 Layer III frame (128 kbit/s, 44.1 kHz, silent): a small valid MP3. */
+/** 20 silent MPEG-1 Layer III frames (128 kbit/s, 44.1 kHz, ≈0.5 s): a small MP3 browsers can play (one frame is too short to open). */
 function silentMp3() {
   const frame = Buffer.alloc(417);
   frame.set([0xff, 0xfb, 0x90, 0x64]);
-  return frame;
+  return Buffer.concat(Array(20).fill(frame));
 }
 
 /** 0.1 s of 16 kHz mono 16-bit PCM silence as WAV. */
