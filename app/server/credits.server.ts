@@ -1,7 +1,7 @@
 // Credits: a balance on users.monthly_credits plus an append-only ledger. Every change is one SQL
 // statement (balance update and ledger insert in the same CTE), so concurrent requests can never
 // overspend or lose an update. Never read-modify-write in JS.
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "./db.server";
 import type { Env } from "./env";
 
@@ -44,6 +44,44 @@ export async function spendCredits(db: DbOrTx, userId: string, amount: number, r
   const row = rowsOf(result)[0];
   if (row) return { ok: true, balance: Number(row.balance) };
   return { ok: false, balance: await getBalance(db, userId) };
+}
+
+/**
+ * spendCredits in the SAME statement as the caller's own read, for hot paths where a round trip
+ * counts (Nika's first token). `gate` is a select of at most one row with a boolean column `allowed`:
+ * the credits are taken only if that row exists and `allowed` is true. Returns the gate's row (or
+ * null) and the spend result (null when the gate did not allow it).
+ */
+export async function spendCreditsGated(
+  db: DbOrTx,
+  userId: string,
+  amount: number,
+  reason: string,
+  gate: SQL,
+): Promise<{ row: Row | null; spend: SpendResult | null }> {
+  if (!Number.isInteger(amount) || amount <= 0) throw new Error("amount must be a positive integer");
+  const result = await db.execute(sql`
+    with gate as (${gate}), spent as (
+      update users set monthly_credits = monthly_credits - ${amount}, updated_at = now()
+      where id = ${userId} and monthly_credits >= ${amount} and exists (select 1 from gate where gate.allowed)
+      returning id, monthly_credits
+    ), ledger as (
+      insert into credit_ledger (user_id, delta, balance_after, reason)
+      select id, ${-amount}, monthly_credits, ${reason} from spent
+    )
+    select gate.*,
+      (select monthly_credits from spent) as spent_balance,
+      (select monthly_credits from users where id = ${userId}) as balance_before
+    from gate`);
+  const row = rowsOf(result)[0];
+  if (!row) return { row: null, spend: null };
+  const { spent_balance: spentBalance, balance_before: before, ...gateRow } = row;
+  if (!gateRow.allowed) return { row: gateRow, spend: null };
+  const spend: SpendResult =
+    spentBalance === null || spentBalance === undefined
+      ? { ok: false, balance: before === null || before === undefined ? null : Number(before) }
+      : { ok: true, balance: Number(spentBalance) };
+  return { row: gateRow, spend };
 }
 
 /** Gives credits back (e.g. the AI provider failed after the spend). */

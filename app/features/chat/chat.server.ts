@@ -9,7 +9,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { isUuid } from "~/features/courses/format";
-import { refundCredits, spendCredits } from "~/server/credits.server";
+import { refundCredits, spendCreditsGated } from "~/server/credits.server";
 import { getAiProviders, NIKA_UNAVAILABLE } from "~/server/ai/index.server";
 import {
   ProviderError,
@@ -21,9 +21,9 @@ import {
 import { getFlags } from "~/server/flags.server";
 import { CHAT_AUDIO_FOLDER, mediaBucket, putObject } from "~/server/storage.server";
 import { validateAudioBlob } from "./audio/validate";
-import { chatConversations, chatMessages, lessons, users, type ChatConversation, type ChatMessageRow } from "~/server/schema";
+import { appConfig, chatConversations, chatMessages, lessons, users, type ChatConversation, type ChatMessageRow } from "~/server/schema";
 import { CHAT_MODE_INFO, isChatMode, type ChatModeId } from "./modes";
-import { buildChatMessages, HISTORY_TURNS, parseLevelMarker, type CefrLevel, type LessonContext } from "./prompts";
+import { buildChatMessages, HISTORY_TURNS, parseLevelMarker, type CefrLevel, type HistoryTurn, type LessonContext } from "./prompts";
 
 export const MESSAGE_MAX_CHARS = 5000;
 export const CREDITS_PER_MESSAGE = 1;
@@ -178,14 +178,58 @@ export async function loadConversation(
   return { conversation, messages };
 }
 
-async function recentHistory(context: AppLoadContext, conversationId: string) {
-  const rows = await context.db
-    .select({ role: chatMessages.role, text: chatMessages.text })
-    .from(chatMessages)
-    .where(and(eq(chatMessages.conversationId, conversationId), eq(chatMessages.status, "complete")))
-    .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
-    .limit(HISTORY_TURNS);
-  return rows.reverse();
+/** SQL: the flag key of the conversation mode in `c.mode` (null for lesson practice, never gated). */
+const modeFlagKey = sql.join(
+  [
+    sql.raw("case c.mode"),
+    ...Object.values(CHAT_MODE_INFO)
+      .filter((m) => m.flag)
+      .map((m) => sql`when ${m.id} then ${m.flag}`),
+    sql.raw("else null end"),
+  ],
+  sql` `,
+);
+
+/**
+ * Everything a learner message needs before the provider is called — the conversation (owned by the
+ * user) with its lesson, its mode's flag (default on), the last HISTORY_TURNS complete turns — as the
+ * gate of the credit spend, so reading and paying are ONE round trip (Nika's first token waits on it).
+ */
+function sendGate(userId: string, conversationId: string) {
+  return sql`
+    select c.id, c.user_id, c.mode, c.lesson_id, c.created_at, c.updated_at,
+      l.title as lesson_title, l.description as lesson_description,
+      coalesce((select ac.config_value from ${appConfig} ac where ac.config_key = ${modeFlagKey}), true) as allowed,
+      coalesce((
+        select json_agg(json_build_object('role', h.role, 'text', h.text) order by h.created_at, h.id)
+        from (
+          select m.role, m.text, m.created_at, m.id from ${chatMessages} m
+          where m.conversation_id = c.id and m.status = 'complete'
+          order by m.created_at desc, m.id desc limit ${HISTORY_TURNS}
+        ) h
+      ), '[]'::json) as history
+    from ${chatConversations} c left join ${lessons} l on l.id = c.lesson_id
+    where c.id = ${conversationId} and c.user_id = ${userId}
+    limit 1`;
+}
+
+/** Checks the conversation and takes the credit in one statement; throws ChatError 404/403. */
+async function payForMessage(context: AppLoadContext, user: UserRef, conversationId: string) {
+  if (!isUuid(conversationId)) throw new ChatError("not_found", 404, "Conversa não encontrada");
+  const { row, spend } = await spendCreditsGated(context.db, user.id, CREDITS_PER_MESSAGE, "chat_message", sendGate(user.id, conversationId));
+  if (!row) throw new ChatError("not_found", 404, "Conversa não encontrada");
+  if (!spend) throw new ChatError("feature_disabled", 403, "Recurso Temporariamente Indisponível");
+  const history = (typeof row.history === "string" ? JSON.parse(row.history) : row.history) as HistoryTurn[];
+  const conversation: OwnedConversation = {
+    id: String(row.id),
+    userId: String(row.user_id),
+    mode: row.mode as ChatModeId,
+    lessonId: (row.lesson_id as string | null) ?? null,
+    createdAt: new Date(row.created_at as string),
+    updatedAt: new Date(row.updated_at as string),
+    lesson: row.lesson_title == null ? null : { title: String(row.lesson_title), description: (row.lesson_description as string | null) ?? null },
+  };
+  return { conversation, history, spend };
 }
 
 // ——— the provider call ———
@@ -195,21 +239,52 @@ async function recentHistory(context: AppLoadContext, conversationId: string) {
  * marker is held back from the stream (the final `done` text is the clean text anyway).
  * Returns the full raw text; throws ProviderError.
  */
+/** Storing something the reply depends on failed (not the provider's fault). */
+class StoreError extends Error {
+  constructor(readonly original: unknown) {
+    super("store failed");
+  }
+}
+
+/**
+ * Streams the provider's reply, yielding pieces as they arrive. In english-test mode the level
+ * marker is held back from the stream (the final `done` text is the clean text anyway).
+ * `alongside` (the learner's message being stored) runs while the provider prepares its first token;
+ * it must succeed before any token goes out (else StoreError, and the provider call is cancelled).
+ * Returns the full raw text; throws ProviderError.
+ */
 async function* streamReply(
   providers: AiProviders,
   built: ReturnType<typeof buildChatMessages>,
   meta: { conversationId: string; mode: ChatModeId; userId: string },
   signal: AbortSignal | undefined,
+  alongside?: Promise<unknown>,
 ): AsyncGenerator<string, string> {
   let full = "";
   const hider = meta.mode === "english-test" ? markerHider() : null;
-  try {
-    for await (const piece of providers.chat.streamChat({
+  const iterator = providers.chat
+    .streamChat({
       messages: built.messages,
       maxTokens: built.maxTokens,
       signal,
       context: { sessionId: meta.conversationId, mode: meta.mode, userId: meta.userId },
-    })) {
+    })
+    [Symbol.asyncIterator]();
+  let step = iterator.next(); // starts the provider request
+  if (alongside) {
+    step.catch(() => {}); // observed below; only keeps an early failure from being "unhandled"
+    try {
+      await alongside;
+    } catch (error) {
+      void iterator.return?.(undefined as never)?.catch(() => {});
+      throw new StoreError(error);
+    }
+  }
+  try {
+    for (;;) {
+      const { done, value: piece } = await step;
+      if (done) break;
+      step = iterator.next();
       if (!piece) continue;
       full += piece;
       const visible = hider ? hider.push(piece) : piece;
@@ -386,13 +461,11 @@ export async function* sendMessageStream(
 ): AsyncGenerator<StreamItem, SendResult> {
   const voice = input.audio ? validateVoice(input.audio) : null;
   const typed = voice ? null : validateMessageText(input.text);
-  const conversation = await findOwnedConversation(context, user, conversationId);
-  await assertModeEnabled(context, conversation.mode);
   const providers = getAiProviders(context.cloudflare.env, options.providerOptions);
   if (!providers) return unavailable();
   if (voice && !providers.stt) throw new ChatError("voice_unavailable", 503, VOICE_UNAVAILABLE);
 
-  const spent = await spendCredits(context.db, user.id, CREDITS_PER_MESSAGE, "chat_message");
+  const { conversation, history, spend: spent } = await payForMessage(context, user, conversationId);
   if (!spent.ok) return { status: "credits_exhausted", code: CREDITS_EXHAUSTED, balance: spent.balance };
 
   let text: string;
@@ -417,36 +490,44 @@ export async function* sendMessageStream(
     text = typed!;
   }
 
-  let userMessageId: string;
-  let built: ReturnType<typeof buildChatMessages>;
-  try {
-    const history = await recentHistory(context, conversation.id);
+  const built = buildChatMessages({ mode: conversation.mode, lesson: conversation.lesson ?? undefined, history, userText: text });
+  let userMessageId = "";
+  // Stored while the provider prepares its first token (one round trip less before it).
+  const storeUserMessage = (async () => {
     const [userRow] = await context.db
       .insert(chatMessages)
       .values({ conversationId: conversation.id, role: "user", text, transcription: voice ? text : null, status: "complete" })
       .returning({ id: chatMessages.id });
     userMessageId = userRow!.id;
-    built = buildChatMessages({ mode: conversation.mode, lesson: conversation.lesson ?? undefined, history, userText: text });
-  } catch (error) {
-    await refundCredits(context.db, user.id, CREDITS_PER_MESSAGE, "refund:server_error");
-    throw error;
-  }
-  if (voice) {
-    let audioUrl: string | null = null;
-    try {
-      audioUrl = await storeChatAudio(context, conversation.id, userMessageId, voice);
-      await context.db.update(chatMessages).set({ audioUrl }).where(eq(chatMessages.id, userMessageId));
-    } catch (error) {
-      // The transcription is what Nika answers; losing the learner's own recording is not worth failing for.
-      console.error("chat: could not store the voice message", error);
+    if (voice) {
+      try {
+        const audioUrl = await storeChatAudio(context, conversation.id, userMessageId, voice);
+        await context.db.update(chatMessages).set({ audioUrl }).where(eq(chatMessages.id, userMessageId));
+        return audioUrl;
+      } catch (error) {
+        // The transcription is what Nika answers; losing the learner's own recording is not worth failing for.
+        console.error("chat: could not store the voice message", error);
+      }
     }
-    yield { type: "transcription", messageId: userMessageId, text, audioUrl };
-  }
+    return null;
+  })();
 
+  const meta = { conversationId: conversation.id, mode: conversation.mode, userId: user.id };
   let raw: string;
   try {
-    raw = yield* streamReply(providers, built, { conversationId: conversation.id, mode: conversation.mode, userId: user.id }, options.signal);
+    if (voice) {
+      // The learner sees the transcription first (the provider starts right after).
+      const audioUrl = await storeUserMessage.catch((error: unknown) => {
+        throw new StoreError(error);
+      });
+      yield { type: "transcription", messageId: userMessageId, text, audioUrl };
+    }
+    raw = yield* streamReply(providers, built, meta, options.signal, storeUserMessage);
   } catch (error) {
+    if (error instanceof StoreError) {
+      await refundCredits(context.db, user.id, CREDITS_PER_MESSAGE, "refund:server_error");
+      throw error.original;
+    }
     const failure = toProviderError(error, providers.chat.name, false);
     console.warn("chat send failed", failure.message);
     await refundCredits(context.db, user.id, CREDITS_PER_MESSAGE, "refund:provider_failed");
