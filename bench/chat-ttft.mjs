@@ -280,11 +280,14 @@ try {
   console.log(`where it goes (medians): route without database ${ms(noDb.median)} · + DB connection and session query ${ms(session.median - noDb.median)} · rest (conversation, flags, credit, history, insert, outbound fetch) ${ms(added.median - session.median)}`);
   console.log(added.median <= TARGET_MS ? `target met (≤ ${TARGET_MS} ms added at the median)` : `target missed (> ${TARGET_MS} ms added at the median)`);
 
+  // The JavaScript a first visit to the chat screen loads (gzip), and what the overlays add on first use.
+  const pageJs = await measureChatPageJs(cookie);
+
   mkdirSync("bench/results", { recursive: true });
   writeFileSync(
     "bench/results/chat-ttft.json",
     JSON.stringify(
-      { runs: RUNS, warmup: WARMUP, tokenDelayMs: TOKEN_DELAY_MS, cores: cpu.length, providerTtft, appTtft, added, paired, appTotal, noDbRoute: noDb, sessionRoute: session, targetMs: TARGET_MS },
+      { runs: RUNS, warmup: WARMUP, tokenDelayMs: TOKEN_DELAY_MS, cores: cpu.length, providerTtft, appTtft, added, paired, appTotal, noDbRoute: noDb, sessionRoute: session, targetMs: TARGET_MS, pageJs },
       null,
       2,
     ),
@@ -296,3 +299,33 @@ try {
   stop();
 }
 setTimeout(() => process.exit(failed ? 1 : 0), 1500);
+
+async function measureChatPageJs(cookie) {
+  const { chromium } = await import("@playwright/test");
+  const { gzipSync } = await import("node:zlib");
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+  try {
+    const context = await browser.newContext();
+    const [name, ...value] = cookie.split("=");
+    await context.addCookies([{ name, value: value.join("="), domain: "127.0.0.1", path: "/" }]);
+    const page = await context.newPage();
+    const scripts = new Set();
+    page.on("response", (r) => r.request().resourceType() === "script" && r.url().startsWith(base) && scripts.add(r.url()));
+    await page.goto(`${base}/chat-with-nika/english`, { waitUntil: "networkidle" });
+    const gzipOf = async (urls) => {
+      let total = 0;
+      for (const url of urls) total += gzipSync(Buffer.from(await (await fetch(url)).arrayBuffer())).length;
+      return total;
+    };
+    const firstVisit = await gzipOf(scripts);
+    const before = new Set(scripts);
+    await page.getByRole("button", { name: "Modos" }).click();
+    await page.getByRole("dialog").waitFor();
+    await page.waitForLoadState("networkidle");
+    const overlays = await gzipOf([...scripts].filter((u) => !before.has(u)));
+    console.log(`chat page JavaScript: first visit ${before.size} files = ${(firstVisit / 1024).toFixed(1)} KB gzip; mode drawer / credits dialog on first use + ${(overlays / 1024).toFixed(1)} KB`);
+    return { files: before.size, gzip: firstVisit, overlaysGzip: overlays };
+  } finally {
+    await browser.close();
+  }
+}
