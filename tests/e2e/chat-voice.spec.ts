@@ -56,5 +56,5 @@ test("a recorded message is transcribed, shown as the learner's voice and answer
   // after a reload the learner's recording is still there (stored in R2, served to its owner)
   await page.reload();
   await expect(page.locator('[data-role="user"]')).toContainText("Mensagem de voz");
-  await expect(page.locator('[data-role="user"]').getByRole("button", { name: "Ouvir a resposta da Nika" })).toBeVisible();
+  await expect(page.locator('[data-role="user"]').getByRole("button", { name: "Ouvir sua mensagem de voz" })).toBeVisible();
 });

@@ -25,9 +25,11 @@ export interface AudioPlayerProps {
   lang: "pt" | "en";
   /** Starts once on mount (right after the learner sends a message). */
   autoPlay?: boolean;
+  /** The play button's accessible name. */
+  playLabel?: string;
 }
 
-export function AudioPlayer({ id, src, text, lang, autoPlay = false }: AudioPlayerProps) {
+export function AudioPlayer({ id, src, text, lang, autoPlay = false, playLabel = "Ouvir a resposta da Nika" }: AudioPlayerProps) {
   const snap = useSyncExternalStore(playback.subscribe, playback.getSnapshot, getServerPlaybackSnapshot);
   const mine = snap.activeId === id;
   const state = mine ? snap.state : "idle";
@@ -59,7 +61,7 @@ export function AudioPlayer({ id, src, text, lang, autoPlay = false }: AudioPlay
         <button
           type="button"
           onClick={toggle}
-          aria-label={busy ? "Pausar" : "Ouvir a resposta da Nika"}
+          aria-label={busy ? "Pausar" : playLabel}
           aria-busy={state === "loading"}
           className={`grid size-9 shrink-0 place-items-center rounded-full bg-indigo-600 text-white shadow-sm hover:bg-indigo-700 ${focusRing}`}
         >

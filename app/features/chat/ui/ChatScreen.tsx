@@ -153,7 +153,7 @@ function MessageBubble({ message, lang, autoPlay }: { message: ClientMessage; la
         ) : null}
         {mine && audio ? (
           <div className="mt-2">
-            <AudioPlayer id={`${message.id}-voice`} src={audio} text="" lang={lang} />
+            <AudioPlayer id={`${message.id}-voice`} src={audio} text="" lang={lang} playLabel="Ouvir sua mensagem de voz" />
           </div>
         ) : null}
         {!mine && !streaming ? (
