@@ -1,7 +1,7 @@
 // Chat with Nika through its routes: guards, flags, conversations in the URL, the no-JS form post,
 // the streaming resource routes (statuses before the first token) and the owner-only audio route.
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { encodeWav } from "~/features/chat/audio/wav";
 import type { ChatPageData } from "~/features/chat/types";
 import * as menuRoute from "~/routes/_app.chat-with-nika._index";
@@ -15,33 +15,22 @@ import { createSession } from "~/server/auth.server";
 import { creditPeriod } from "~/server/credits.server";
 import type { Database } from "~/server/db.server";
 import { appConfig, chatConversations, chatMessages, lessons, modules, users } from "~/server/schema";
-import { startFakeUpstream } from "./fake-upstream";
-import { args, call, contextFor, CookieJar, createTestBucket, createTestDb, request } from "./harness";
+import { useChatWorld } from "./chat-world";
+import { args, call, contextFor, CookieJar, request } from "./harness";
 
 const PORT = 4052;
-const API = `http://127.0.0.1:${PORT}`;
-const KEY = "routes-openai-key";
-const AI_ENV = { OPENAI_BASE_URL: `${API}/v1`, OPENAI_API_KEY: KEY };
-let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
-let media: Awaited<ReturnType<typeof createTestBucket>>;
+const world = useChatWorld(PORT, "routes-openai-key");
+const API = world.api;
 let db: Database;
 let n = 0;
-
-beforeAll(async () => {
-  upstream = await startFakeUpstream(PORT, ["--openai-key", KEY]);
-  ({ db } = await createTestDb());
-  media = await createTestBucket();
-});
-afterAll(async () => {
-  await upstream?.stop();
-  await media?.dispose();
+beforeAll(() => {
+  db = world.db;
 });
 beforeEach(async () => {
-  await fetch(`${API}/__ai/reset`, { method: "POST" });
   await db.update(appConfig).set({ configValue: true }).where(eq(appConfig.configKey, "feature_chat_game"));
 });
 
-const ctx = (env: Record<string, unknown> = AI_ENV) => contextFor(db, { MEDIA: media.bucket, ...env });
+const ctx = (env: Record<string, unknown> = world.aiEnv) => world.ctx(env);
 
 async function learner(credits = 10, accountType: "free" | "blocked" = "free") {
   const [user] = await db

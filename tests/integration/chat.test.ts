@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   ChatError, CREDITS_EXHAUSTED, greet, greetStream, loadConversation, sendMessage, sendMessageStream, startConversation, toEventStream,
   type SendResult,
@@ -10,35 +10,22 @@ import { NIKA_UNAVAILABLE } from "~/server/ai/index.server";
 import { getBalance } from "~/server/credits.server";
 import type { Database } from "~/server/db.server";
 import { appConfig, chatMessages, creditLedger, lessons, modules, users } from "~/server/schema";
-import { contextFor, createTestBucket, createTestDb } from "./harness";
-import { startFakeUpstream } from "./fake-upstream";
+import { useChatWorld } from "./chat-world";
 
 // Chat with Nika against the fake upstream speaking the OpenAI protocol (its own port).
 const PORT = 4051;
-const API = `http://127.0.0.1:${PORT}`;
-const KEY = "chat-openai-key";
-const AI_ENV = { OPENAI_BASE_URL: `${API}/v1`, OPENAI_API_KEY: KEY, OPENAI_CHAT_MODEL: "fake-chat" };
-let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
+const world = useChatWorld(PORT, "chat-openai-key");
+const API = world.api;
 let db: Database;
-let media: Awaited<ReturnType<typeof createTestBucket>>;
+let media: ReturnType<typeof useChatWorld>["media"];
 let n = 0;
-
-beforeAll(async () => {
-  upstream = await startFakeUpstream(PORT, ["--openai-key", KEY]);
-  ({ db } = await createTestDb());
-  media = await createTestBucket();
-});
-afterAll(async () => {
-  await upstream?.stop();
-  await media?.dispose();
-});
-beforeEach(async () => {
-  await fetch(`${API}/__ai/reset`, { method: "POST" });
+beforeAll(() => {
+  ({ db, media } = world);
 });
 
-const ctx = (env: Record<string, string | undefined> = AI_ENV) => contextFor(db, { MEDIA: media.bucket, ...env });
+const ctx = (env: Record<string, string | undefined> = world.aiEnv) => world.ctx(env);
 const AUDIO_URL = expect.stringMatching(/^\/resources\/chat-audio\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.mp3$/);
-const hook = (query: string) => fetch(`${API}/__ai/next?${query}`, { method: "POST" });
+const hook = world.hook;
 type AiRequest = { path: string; body: { messages: { role: string; content: string }[]; max_tokens: number; input?: string } };
 const allRequests = async () => (await (await fetch(`${API}/__ai/requests`)).json()) as AiRequest[];
 /** What the chat endpoint received (text-to-speech calls are checked separately). */

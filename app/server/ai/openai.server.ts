@@ -3,7 +3,7 @@
 //   POST {base}/audio/transcriptions  (multipart; response_format=verbose_json, timestamp_granularities[]=word)
 //   POST {base}/audio/speech          (JSON → audio bytes)
 // Timeouts: 30 s chat, 60 s audio (spec §7), combined with the caller's signal.
-import { parseSse } from "./sse";
+import { parseSse } from "~/lib/sse";
 import {
   AUDIO_TIMEOUT_MS,
   CHAT_TIMEOUT_MS,

@@ -1,7 +1,7 @@
 // The Workers AI binding (env.AI). Chat streams as SSE `data: {"response":"…"}` … `data: [DONE]`;
 // Whisper takes base64 audio; MeloTTS answers base64 MP3. The binding cannot run offline, so only the
 // stream and response parsing is unit-tested (workers-ai.test.ts).
-import { parseSse } from "./sse";
+import { parseSse } from "~/lib/sse";
 import {
   AUDIO_TIMEOUT_MS,
   CHAT_TIMEOUT_MS,

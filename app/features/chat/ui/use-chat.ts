@@ -2,7 +2,7 @@
 // (greeting, learner message) read with fetch() as text/event-stream (see stream.server.ts).
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "~/features/shell/Toaster";
-import { parseSse } from "~/server/ai/sse";
+import { parseSse } from "~/lib/sse";
 import type { ChatPageData, ClientMessage } from "../types";
 
 export type StreamError = { code: string; message: string; title?: string; status?: number };

@@ -1,4 +1,4 @@
-// Incremental Server-Sent Events parser (https://html.spec.whatwg.org/multipage/server-sent-events.html).
+// Incremental Server-Sent Events parser (shared: the AI providers read upstream streams with it, the chat island reads ours) (https://html.spec.whatwg.org/multipage/server-sent-events.html).
 // Chunk boundaries may fall anywhere: mid-line, between CR and LF, inside a UTF-8 character.
 
 export interface SseEvent {

@@ -1,0 +1,43 @@
+// The setup chat test files share: the fake upstream speaking the OpenAI protocol on its own port
+// (reset before each test), a fresh PGlite database and a Miniflare R2 bucket.
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { afterAll, beforeAll, beforeEach } from "vitest";
+import type { Database } from "~/server/db.server";
+import { startFakeUpstream } from "./fake-upstream";
+import { contextFor, createTestBucket, createTestDb } from "./harness";
+
+export function useChatWorld(port: number, key: string) {
+  const api = `http://127.0.0.1:${port}`;
+  const aiEnv = { OPENAI_BASE_URL: `${api}/v1`, OPENAI_API_KEY: key, OPENAI_CHAT_MODEL: "fake-chat" };
+  let upstream: Awaited<ReturnType<typeof startFakeUpstream>> | undefined;
+  let media: Awaited<ReturnType<typeof createTestBucket>> | undefined;
+  let db: Database | undefined;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream(port, ["--openai-key", key]);
+    ({ db } = await createTestDb());
+    media = await createTestBucket();
+  });
+  afterAll(async () => {
+    await upstream?.stop();
+    await media?.dispose();
+  });
+  beforeEach(async () => {
+    await fetch(`${api}/__ai/reset`, { method: "POST" });
+  });
+
+  return {
+    api,
+    aiEnv,
+    get db() {
+      return db!;
+    },
+    get media() {
+      return media!;
+    },
+    /** A load context with the bucket and, by default, the fake OpenAI-compatible provider. */
+    ctx: (env: Record<string, unknown> = aiEnv): AppLoadContext => contextFor(db!, { MEDIA: media!.bucket, ...env }),
+    /** Queues a fake-upstream hook (`mode=error`, `mode=slow&delay=…`, …) for the next AI call. */
+    hook: (query: string) => fetch(`${api}/__ai/next?${query}`, { method: "POST" }),
+  };
+}
