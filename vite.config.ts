@@ -1,5 +1,6 @@
 import { vitePlugin as remix, cloudflareDevProxyVitePlugin } from "@remix-run/dev";
 import tailwindcss from "@tailwindcss/vite";
+import { flatRoutes } from "remix-flat-routes";
 import { defineConfig } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 import { getLoadContext } from "./load-context";
@@ -22,6 +23,9 @@ export default defineConfig(({ command }) => ({
         v3_singleFetch: true,
         v3_lazyRouteDiscovery: true,
       },
+      // Route modules grouped by area in `+` folders (remix-flat-routes hybrid routes): see decision 0010.
+      ignoredRouteFiles: ["**/*"],
+      routes: async (defineRoutes) => flatRoutes("routes", defineRoutes, { ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}"] }),
     }),
     tailwindcss(),
     tsconfigPaths(),

@@ -4,11 +4,11 @@
 import { readFileSync } from "node:fs";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import * as bannerEdit from "~/routes/_app.courses._catalogue.banner.edit";
-import * as lessonEdit from "~/routes/_app.courses.lessons.$lessonId.edit";
-import * as materialsRoute from "~/routes/_app.courses.lessons.$lessonId.materials";
-import * as downloadRoute from "~/routes/_app.courses.lessons.$lessonId.materials.$file.download";
-import * as moduleEdit from "~/routes/_app.courses.modules.$moduleId.edit";
+import * as bannerEdit from "~/routes/_app+/courses+/_catalogue+/banner.edit";
+import * as lessonEdit from "~/routes/_app+/courses+/lessons.$lessonId.edit";
+import * as materialsRoute from "~/routes/_app+/courses+/lessons.$lessonId.materials";
+import * as downloadRoute from "~/routes/_app+/courses+/lessons.$lessonId.materials.$file.download";
+import * as moduleEdit from "~/routes/_app+/courses+/modules.$moduleId.edit";
 import * as media from "~/routes/media.$";
 import { createSession } from "~/server/auth.server";
 import type { Database } from "~/server/db.server";

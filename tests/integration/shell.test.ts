@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import * as root from "~/root";
-import * as appLayout from "~/routes/_app";
-import * as courses from "~/routes/_app.courses";
-import * as signin from "~/routes/signin";
+import * as appLayout from "~/routes/_app+/_layout";
+import * as courses from "~/routes/_app+/courses+/_layout";
+import * as signin from "~/routes/_auth+/signin";
 import type { Database } from "~/server/db.server";
 import { DEV_ACCOUNTS, seedDevelopment } from "../../scripts/lib/seed";
 import { args, call, contextFor, CookieJar, createTestDb, request } from "./harness";

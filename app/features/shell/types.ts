@@ -1,4 +1,4 @@
-/** What the protected layout (`routes/_app`) loads for the chrome and its pages. */
+/** What the protected layout (`routes/_app+/_layout`) loads for the chrome and its pages. */
 export type ShellUser = { name: string; email: string; isAdmin: boolean; monthlyCredits: number };
 
 export type ShellData = {
@@ -9,7 +9,7 @@ export type ShellData = {
   flags: Record<string, boolean>;
 };
 
-export const SHELL_ROUTE_ID = "routes/_app";
+export const SHELL_ROUTE_ID = "routes/_app+/_layout";
 
 /** The skip link's target: every page's <main> has this id. */
 export const MAIN_ID = "conteudo";
