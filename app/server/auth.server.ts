@@ -7,6 +7,7 @@ import { FormStrategy } from "remix-auth-form";
 import { creditPeriod, monthlyAllowance, renewCreditsIfDue } from "./credits.server";
 import type { DbOrTx } from "./db.server";
 import { isProduction, type Env } from "./env";
+import { isFeatureEnabled, type FlagKey } from "./flags.server";
 import { randomToken, sha256Hex, verifyPassword } from "./password";
 import { authTokens, passwordCredentials, sessions, users, type User } from "./schema";
 
@@ -114,23 +115,64 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
   return to;
 }
 
+/** Why a user may not use a protected route: the one place the blocked and admin rules live. */
+export type AccessRefusal = {
+  status: 401 | 403;
+  code: "UNAUTHENTICATED" | "BLOCKED" | "FORBIDDEN" | "FEATURE_DISABLED";
+  message: string;
+};
+
+export const ACCESS_MESSAGES = {
+  UNAUTHENTICATED: "Sua sessão expirou. Entre novamente.",
+  BLOCKED: "Conta bloqueada.",
+  FORBIDDEN: "Acesso restrito a administradores.",
+  FEATURE_DISABLED: "Recurso Temporariamente Indisponível",
+} as const;
+
+const refuse = (status: 401 | 403, code: AccessRefusal["code"]): AccessRefusal => ({ status, code, message: ACCESS_MESSAGES[code] });
+
+export function accessRefusal(user: SessionUser | null, level: "user" | "admin"): AccessRefusal | null {
+  if (!user) return refuse(401, "UNAUTHENTICATED");
+  if (user.accountType === "blocked") return refuse(403, "BLOCKED");
+  if (level === "admin" && !user.isAdmin) return refuse(403, "FORBIDDEN");
+  return null;
+}
+
+/**
+ * The guard of endpoints that are not pages (SSE, WebSocket upgrades, media, JSON): the user, or the
+ * refusal that each transport formats its own way. Checks sign-in, blocked, role, then the flag.
+ */
+export async function checkAccess(
+  request: Request,
+  context: AppLoadContext,
+  options: { level?: "user" | "admin"; feature?: FlagKey } = {},
+): Promise<{ user: SessionUser; refusal?: undefined } | { user?: undefined; refusal: AccessRefusal }> {
+  const user = await getSessionUser(request, context);
+  const refusal = accessRefusal(user, options.level ?? "user");
+  if (refusal) return { refusal };
+  if (options.feature && !(await isFeatureEnabled(context, options.feature))) return { refusal: refuse(403, "FEATURE_DISABLED") };
+  return { user: user! };
+}
+
 /** Signed in and not blocked, or a redirect: anonymous → /signin (keeping the target), blocked → /blocked. */
 export async function requireUser(request: Request, context: AppLoadContext): Promise<SessionUser> {
   const user = await getSessionUser(request, context);
-  if (!user) {
+  const refusal = accessRefusal(user, "user");
+  if (refusal?.code === "UNAUTHENTICATED") {
     const target = returnPath(request);
     throw redirect(target === "/" ? "/signin" : `/signin?redirectTo=${encodeURIComponent(target)}`);
   }
-  if (user.accountType === "blocked") throw redirect("/blocked");
-  return user;
+  if (refusal) throw redirect("/blocked");
+  return user!;
 }
 
-/** Admins only: other users are sent to / from pages and get a 403 from actions. */
+/** Admins only: other users are sent to / from pages and get a 403 from actions (before the body is read). */
 export async function requireAdmin(request: Request, context: AppLoadContext): Promise<SessionUser> {
   const user = await requireUser(request, context);
-  if (!user.isAdmin) {
+  const refusal = accessRefusal(user, "admin");
+  if (refusal) {
     if (request.method === "GET" || request.method === "HEAD") throw redirect("/");
-    throw data({ error: "Acesso restrito a administradores." }, { status: 403 });
+    throw data({ error: refusal.message, code: refusal.code }, { status: refusal.status });
   }
   return user;
 }

@@ -29,11 +29,15 @@ export async function getFlags(context: AppLoadContext): Promise<Flags> {
   return loading;
 }
 
+/** The one flag rule: is this feature on for this request? */
+export async function isFeatureEnabled(context: AppLoadContext, key: FlagKey): Promise<boolean> {
+  return (await getFlags(context))[key];
+}
+
 /**
  * Gate a loader or action: when the flag is off, throws a 403 that the root error boundary renders as
  * the "Recurso Temporariamente Indisponível" screen.
  */
 export async function requireFeature(context: AppLoadContext, key: FlagKey): Promise<void> {
-  const flags = await getFlags(context);
-  if (!flags[key]) throw data({ featureDisabled: true, feature: key } satisfies FeatureDisabled, { status: 403 });
+  if (!(await isFeatureEnabled(context, key))) throw data({ featureDisabled: true, feature: key } satisfies FeatureDisabled, { status: 403 });
 }

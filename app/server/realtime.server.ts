@@ -2,10 +2,8 @@
 // `publishLessonComment` is called by the comment action after the comment is stored;
 // `connectLessonChannel` answers the WebSocket endpoint (resources.lessons.$lessonId.live).
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { getSessionUser } from "./auth.server";
-import { getFlags } from "./flags.server";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from "~/lib/ids";
+import { checkAccess } from "./auth.server";
 
 /**
  * Tells everyone on the lesson page that a new comment exists (they refetch through the loader).
@@ -45,16 +43,13 @@ function fromOwnOrigin(request: Request, appUrl: string | undefined) {
  */
 export async function connectLessonChannel(request: Request, context: AppLoadContext, lessonId: string): Promise<Response> {
   const env = context.cloudflare.env;
-  if (!UUID.test(lessonId)) return refuse(404, "Aula não encontrada.");
+  if (!isUuid(lessonId)) return refuse(404, "Aula não encontrada.");
   if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
     return refuse(426, "Este endereço só aceita WebSocket.", { Upgrade: "websocket" });
   }
   if (!fromOwnOrigin(request, env.APP_URL)) return refuse(403, "Origem não permitida.");
-  const user = await getSessionUser(request, context);
-  if (!user) return refuse(401, "Faça login para continuar.");
-  if (user.accountType === "blocked") return refuse(403, "Conta bloqueada.");
-  const flags = await getFlags(context);
-  if (!flags.feature_teacher_flix) return refuse(403, "Recurso Temporariamente Indisponível");
+  const { refusal } = await checkAccess(request, context, { feature: "feature_teacher_flix" });
+  if (refusal) return refuse(refusal.status, refusal.message);
   const channels = env.LESSON_CHANNELS;
   if (!channels) return refuse(503, "Atualização ao vivo indisponível.");
   const id = lessonId.toLowerCase();

@@ -2,7 +2,7 @@
 // bytes, and a streaming writer that stores big files with bounded memory (R2 multipart upload).
 // See docs/decisions/0005-media-storage-and-embeds.md.
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { isValidKey } from "~/lib/media";
+import { INLINE_IMAGE_TYPES, isValidKey } from "~/lib/media";
 
 export * from "~/lib/media";
 
@@ -54,6 +54,87 @@ export function getObject(bucket: MediaBucket, key: string, options?: R2GetOptio
 
 export function headObject(bucket: MediaBucket, key: string) {
   return bucket.head(key);
+}
+
+// ——— serving (the one reader for downloads: conditional requests, byte ranges, dispositions) ———
+
+export type ServeOptions = {
+  request: Request;
+  /**
+   * `image`: displayable image types inline, anything else as an anonymous attachment (public media);
+   * `inline`: the stored content type (private audio); `attachment`: always a download named after
+   * the original file (`filename*` for non-ASCII names).
+   */
+  disposition: "image" | "inline" | "attachment";
+  cacheControl: string;
+  /** Answer `Range: bytes=…` with 206 (media elements seek with it; Safari insists). */
+  ranges?: boolean;
+  extraHeaders?: HeadersInit;
+};
+
+/** `attachment; filename="ascii"; filename*=UTF-8''…` (RFC 6266 / 5987). */
+export function attachmentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/** The entity tag of `If-None-Match` (one value; `*` and lists fall back to a full response). */
+function ifNoneMatch(header: string | null): string | null {
+  const value = header?.trim().replace(/^W\//, "");
+  if (!value || value === "*" || value.includes(",")) return null;
+  return value.replace(/^"(.*)"$/, "$1");
+}
+
+/** A single `bytes=` range (`a-b`, `a-`, `-n`) as R2 takes it; anything else → the whole object. */
+export function parseRange(header: string | null): R2Range | null {
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header?.trim() ?? "");
+  if (!match || (match[1] === "" && match[2] === "")) return null;
+  if (match[1] === "") return { suffix: Number(match[2]) };
+  const offset = Number(match[1]);
+  if (match[2] === "") return { offset };
+  const end = Number(match[2]);
+  return end >= offset ? { offset, length: end - offset + 1 } : null;
+}
+
+/** Streams a stored object as the response, or null when there is no such object. */
+export async function serveObject(bucket: MediaBucket, key: string, options: ServeOptions): Promise<Response | null> {
+  if (!isValidKey(key)) return null;
+  const { request } = options;
+  const etag = ifNoneMatch(request.headers.get("If-None-Match"));
+  const range = options.ranges ? parseRange(request.headers.get("Range")) : null;
+  const object = await bucket.get(key, range ? { range } : etag ? { onlyIf: { etagDoesNotMatch: etag } } : undefined);
+  if (!object) return null;
+
+  const storedType = object.httpMetadata?.contentType || "application/octet-stream";
+  const headers = new Headers({
+    ETag: object.httpEtag,
+    "Cache-Control": options.cacheControl,
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "default-src 'none'; sandbox",
+    "Cross-Origin-Resource-Policy": "same-site",
+    ...Object.fromEntries(new Headers(options.extraHeaders)),
+  });
+  if (options.disposition === "image" && !INLINE_IMAGE_TYPES.has(storedType)) {
+    headers.set("Content-Type", "application/octet-stream");
+    headers.set("Content-Disposition", "attachment");
+  } else {
+    headers.set("Content-Type", storedType);
+    if (options.disposition === "attachment") headers.set("Content-Disposition", attachmentDisposition(originalNameOf(object)));
+  }
+  if (options.ranges) headers.set("Accept-Ranges", "bytes");
+  if (!("body" in object) || !object.body) return new Response(null, { status: 304, headers });
+
+  const served = object.range as { offset?: number; length?: number; suffix?: number } | undefined;
+  if (range && served) {
+    const offset = served.offset ?? (served.suffix !== undefined ? Math.max(0, object.size - served.suffix) : 0);
+    const length = Math.min(served.length ?? object.size - offset, object.size - offset);
+    headers.set("Content-Range", `bytes ${offset}-${offset + length - 1}/${object.size}`);
+    headers.set("Content-Length", String(length));
+    return new Response(object.body, { status: 206, headers });
+  }
+  headers.set("Content-Length", String(object.size));
+  return new Response(object.body, { headers });
 }
 
 export async function deleteObjects(bucket: MediaBucket, keys: string[]) {

@@ -2,7 +2,7 @@
 // Used with fetch() by the chat island: answers are text/event-stream, failures too, so the client
 // reads one format. Not signed in → 401 "Erro de Autenticação"; blocked → 403.
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { getSessionUser, type SessionUser } from "~/server/auth.server";
+import { checkAccess, type SessionUser } from "~/server/auth.server";
 import { MAX_AUDIO_BYTES } from "./audio/validate";
 import { ChatError, formatEvent, type VoiceInput } from "./chat.server";
 
@@ -18,11 +18,11 @@ export function errorEventResponse(status: number, data: { code: string; message
 /** The signed-in learner, or the Response to answer with. */
 export async function streamUser(request: Request, context: AppLoadContext): Promise<SessionUser | Response> {
   if (request.method !== "POST") return errorEventResponse(405, { code: "method_not_allowed", message: "Use POST." });
-  const user = await getSessionUser(request, context);
-  if (!user) {
-    return errorEventResponse(401, { code: "UNAUTHENTICATED", title: AUTH_ERROR_TITLE, message: "Sua sessão expirou. Entre novamente." });
+  const { user, refusal } = await checkAccess(request, context);
+  if (refusal) {
+    const title = refusal.code === "UNAUTHENTICATED" ? AUTH_ERROR_TITLE : undefined;
+    return errorEventResponse(refusal.status, { code: refusal.code, message: refusal.message, title });
   }
-  if (user.accountType === "blocked") return errorEventResponse(403, { code: "BLOCKED", message: "Conta bloqueada." });
   return user;
 }
 

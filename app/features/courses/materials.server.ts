@@ -2,18 +2,18 @@
 // removal, then the object) and download (the stored object as an attachment).
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { eq, sql } from "drizzle-orm";
-import type { DbOrTx } from "~/server/db.server";
+import { errorMessage } from "~/lib/errors";
+import { isUuid } from "~/lib/ids";
+import { rowsOf, type DbOrTx } from "~/server/db.server";
 import { lessons, type DownloadableMaterial } from "~/server/schema";
 import {
-  deleteQuietly, keyFromPublicUrl, MATERIAL_MAX_BYTES, materialKey, mediaBucket, originalNameOf, publicPath,
+  deleteQuietly, keyFromPublicUrl, MATERIAL_MAX_BYTES, materialKey, mediaBucket, publicPath,
   StreamingObjectWriter, TooLargeError,
 } from "~/server/storage.server";
 import { BodyTooLargeError, FORM_OVERHEAD_BYTES, readForm } from "./admin/uploads.server";
 import { formatFileSize, materialContentType, materialTitle, materialType } from "./material-files";
 
 export type LessonMaterials = { id: string; title: string; moduleId: string; materials: DownloadableMaterial[] };
-
-const rowsOf = <T>(result: unknown): T[] => ((result as { rows?: T[] }).rows ?? (result as T[])) ?? [];
 
 export async function findLessonMaterials(db: DbOrTx, lessonId: string): Promise<LessonMaterials | null> {
   if (!isUuid(lessonId)) return null;
@@ -23,8 +23,6 @@ export async function findLessonMaterials(db: DbOrTx, lessonId: string): Promise
     .where(eq(lessons.id, lessonId));
   return row ?? null;
 }
-
-export const isUuid = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 
 /** Appends one item in one statement (no read-modify-write); false when the lesson is gone. */
 export async function appendMaterial(db: DbOrTx, lessonId: string, item: DownloadableMaterial): Promise<boolean> {
@@ -61,8 +59,6 @@ export type UploadOutcome =
   | { status: "unreadable"; message: string }
   | { status: "storage_failed"; message: string }
   | { status: "save_failed"; message: string };
-
-const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * One material from a multipart form (field `file`): refused by Content-Length before reading when it
@@ -145,22 +141,10 @@ export async function removeMaterial(context: AppLoadContext, lessonId: string, 
 }
 
 /** The material of a lesson by its stored file name, opened for download. */
-export async function openMaterial(context: AppLoadContext, lessonId: string, fileId: string) {
+/** The storage key of one of the lesson's materials (by its file id), or null. */
+export async function findMaterialKey(context: AppLoadContext, lessonId: string, fileId: string): Promise<string | null> {
   const lesson = await findLessonMaterials(context.db, lessonId);
-  const material = lesson?.materials.find((m) => {
-    const key = keyFromPublicUrl(m.url, context.cloudflare.env.APP_URL);
-    return key === `lesson-materials/${lessonId}/${fileId}`;
-  });
-  if (!lesson || !material) return null;
-  const key = keyFromPublicUrl(material.url, context.cloudflare.env.APP_URL)!;
-  const object = await mediaBucket(context).get(key);
-  if (!object) return null;
-  return { material, object, fileName: originalNameOf(object) };
-}
-
-/** `attachment; filename="ascii"; filename*=UTF-8''…` (RFC 6266 / 5987). */
-export function attachmentDisposition(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
-  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+  const key = `lesson-materials/${lessonId}/${fileId}`;
+  const found = lesson?.materials.some((m) => keyFromPublicUrl(m.url, context.cloudflare.env.APP_URL) === key);
+  return found ? key : null;
 }

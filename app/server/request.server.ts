@@ -1,0 +1,195 @@
+// The one way to read a request body in an action or resource route. Every refusal is a Response
+// thrown with a 4xx status and a short pt-BR message, checked in this order:
+//   content type not accepted → 415 · declared Content-Length over the cap → 413 (before reading) ·
+//   more bytes than the cap arrive → 413 (while reading) · unreadable body → 400 · schema → 400 reply.
+// Files in multipart bodies can be streamed part by part (`readMultipart`) so workerd never holds more
+// than the caps in memory. Path ids are checked here too (`requireUuidParam`: malformed → 404).
+import { parseWithZod } from "@conform-to/zod/v4";
+import { unstable_parseMultipartFormData, type UploadHandlerPart } from "@remix-run/cloudflare";
+import type { z } from "zod";
+import { isUuid } from "~/lib/ids";
+
+/** Default cap for a form without files: every text field of the app fits with room to spare. */
+export const FORM_BYTES = 64 * 1024;
+/** Room for the text fields and multipart boundaries around the files of an upload form. */
+export const FORM_OVERHEAD_BYTES = 256 * 1024;
+/** Each text field of a multipart form (titles, descriptions, embed codes). */
+const MAX_TEXT_PART_BYTES = 64 * 1024;
+
+export const BODY_MESSAGES = {
+  unsupportedType: "Tipo de conteúdo não suportado. Envie um formulário.",
+  tooLarge: "Envio grande demais.",
+  unreadable: "Não foi possível ler o envio.",
+  invalid: "Dados inválidos.",
+  unknownIntent: "Ação inválida.",
+} as const;
+
+export type BodyKind = "urlencoded" | "multipart" | "json" | "text";
+
+/** A JSON refusal `{ error, code }` with the given status (thrown by the helpers below). */
+export function refusal(status: number, message: string, code = statusCode(status), headers?: HeadersInit): Response {
+  const response = Response.json({ error: message, code }, { status, headers });
+  response.headers.set("Cache-Control", "no-store");
+  return response;
+}
+
+function statusCode(status: number) {
+  return status === 413 ? "too_large" : status === 415 ? "unsupported_type" : status === 404 ? "not_found" : "bad_request";
+}
+
+/** Thrown while counting bytes; turned into a 413 by the readers. */
+export class BodyTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`Corpo da requisição acima de ${limit} bytes`);
+    this.name = "BodyTooLargeError";
+  }
+}
+
+export function bodyKind(request: Request): BodyKind | null {
+  const type = (request.headers.get("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type === "application/x-www-form-urlencoded") return "urlencoded";
+  if (type === "multipart/form-data") return "multipart";
+  if (type === "application/json" || type.endsWith("+json")) return "json";
+  if (type === "text/plain") return "text";
+  return null;
+}
+
+/** Content type and declared length, before a byte is read. */
+export function checkBodyHeaders(request: Request, options: { accept: readonly BodyKind[]; maxBytes: number }): BodyKind {
+  const kind = bodyKind(request);
+  if (!kind || !options.accept.includes(kind)) throw refusal(415, BODY_MESSAGES.unsupportedType);
+  if (kind === "multipart" && !/boundary=/i.test(request.headers.get("Content-Type") ?? "")) {
+    throw refusal(400, BODY_MESSAGES.unreadable);
+  }
+  const declared = Number(request.headers.get("Content-Length"));
+  if (Number.isFinite(declared) && declared > options.maxBytes) throw refusal(413, BODY_MESSAGES.tooLarge);
+  return kind;
+}
+
+/** The body as a stream that errors (BodyTooLargeError) as soon as more than `maxBytes` arrive. */
+function countedBody(body: ReadableStream<Uint8Array>, maxBytes: number): ReadableStream<Uint8Array> {
+  let total = 0;
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        total += chunk.byteLength;
+        if (total > maxBytes) controller.error(new BodyTooLargeError(maxBytes));
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+}
+
+/** Reads the whole body, at most `maxBytes` (413 past it, 400 when the stream breaks). */
+async function readAll(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
+  if (!request.body) return new Uint8Array(new ArrayBuffer(0));
+  try {
+    return new Uint8Array(await new Response(countedBody(request.body, maxBytes)).arrayBuffer());
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw refusal(413, BODY_MESSAGES.tooLarge);
+    throw refusal(400, BODY_MESSAGES.unreadable);
+  }
+}
+
+export type ReadOptions = {
+  /** Byte cap for the whole body (default 64 KB). */
+  maxBytes?: number;
+  /** Body kinds this route takes (default: url-encoded and multipart forms). */
+  accept?: readonly BodyKind[];
+};
+
+/** A form body (url-encoded or multipart), buffered within the cap. Any other content type → 415. */
+export async function readFormData(request: Request, options: ReadOptions = {}): Promise<FormData> {
+  const maxBytes = options.maxBytes ?? FORM_BYTES;
+  const contentType = request.headers.get("Content-Type")!;
+  checkBodyHeaders(request, { accept: options.accept ?? ["urlencoded", "multipart"], maxBytes });
+  const bytes = await readAll(request, maxBytes);
+  try {
+    return await new Response(bytes, { headers: { "Content-Type": contentType } }).formData();
+  } catch {
+    throw refusal(400, BODY_MESSAGES.unreadable);
+  }
+}
+
+/** Raw bytes of a body of one of the accepted kinds (e.g. JSON reports, sendBeacon's text/plain). */
+export async function readBytes(request: Request, options: Required<ReadOptions>): Promise<{ kind: BodyKind; bytes: Uint8Array<ArrayBuffer> }> {
+  const kind = checkBodyHeaders(request, options);
+  return { kind, bytes: await readAll(request, options.maxBytes) };
+}
+
+/** Reads a form and validates it with the route's zod schema (conform). Refusals of the body are thrown. */
+export async function parseForm<Schema extends z.ZodType>(request: Request, schema: Schema, options: ReadOptions = {}) {
+  const formData = await readFormData(request, options);
+  return parseWithZod(formData, { schema });
+}
+
+/** The `intent` of a multi-action form, checked against the route's list: unknown → 400. */
+export function requireIntent<Intent extends string>(formData: FormData, intents: readonly Intent[]): Intent {
+  const intent = formData.get("intent");
+  if (typeof intent !== "string" || !(intents as readonly string[]).includes(intent)) {
+    throw refusal(400, BODY_MESSAGES.unknownIntent, "unknown_intent");
+  }
+  return intent as Intent;
+}
+
+export type FileHandler = (part: UploadHandlerPart) => Promise<string | undefined>;
+
+/**
+ * Streams a multipart form: text fields go into the FormData (each ≤ 64 KB), file parts to `onFile`
+ * (which must consume `part.data`). A url-encoded body (no files) is read as a plain form.
+ * Past `maxBytes` it throws BodyTooLargeError, so callers can clean up what they stored; a body that
+ * is not a form is refused (415) and a broken one too (400).
+ */
+export async function readMultipart(request: Request, maxBytes: number, onFile: FileHandler): Promise<FormData> {
+  const kind = checkBodyHeaders(request, { accept: ["urlencoded", "multipart"], maxBytes });
+  if (!request.body) return new FormData();
+  if (kind === "urlencoded") return readFormData(request, { maxBytes: Math.min(maxBytes, FORM_BYTES) });
+  const limited = { headers: request.headers, body: countedBody(request.body, maxBytes) } as unknown as Request;
+  try {
+    return await unstable_parseMultipartFormData(limited, async (part) => {
+      if (typeof part.filename === "string") {
+        const value = await onFile(part);
+        await drain(part.data);
+        return value;
+      }
+      return readText(part.data);
+    });
+  } catch (error) {
+    if (error instanceof BodyTooLargeError || error instanceof Response) throw error;
+    throw new UnreadableBodyError(error);
+  }
+}
+
+/** A multipart body that could not be parsed (callers clean up, then answer 400). */
+export class UnreadableBodyError extends Error {
+  constructor(cause: unknown) {
+    super(BODY_MESSAGES.unreadable, { cause });
+    this.name = "UnreadableBodyError";
+  }
+}
+
+async function readText(data: AsyncIterable<Uint8Array>): Promise<string> {
+  const decoder = new TextDecoder();
+  let size = 0;
+  let text = "";
+  for await (const chunk of data) {
+    size += chunk.byteLength;
+    if (size > MAX_TEXT_PART_BYTES) throw new BodyTooLargeError(MAX_TEXT_PART_BYTES);
+    text += decoder.decode(chunk, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+/** Reads what is left of a part (the parser needs every part consumed to reach the next). */
+export async function drain(data: AsyncIterable<Uint8Array>) {
+  for await (const _chunk of data) {
+    // discard
+  }
+}
+
+/** A path id that must be a UUID: anything else is a 404 before any other work. */
+export function requireUuidParam(params: Record<string, string | undefined>, name: string, message = "Não encontrado."): string {
+  const value = params[name];
+  if (!value || !isUuid(value)) throw refusal(404, message, "not_found");
+  return value.toLowerCase();
+}
