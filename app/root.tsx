@@ -15,10 +15,10 @@ import {
 } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 import { InstallPrompt, OfflineBanner, UpdateToast } from "~/features/pwa";
-import { ErrorScreen, isFeatureDisabledError, isNotFound } from "~/features/shell/ErrorScreen";
+import { ErrorScreen, isFeatureDisabledError, isNotFound } from "~/components/ErrorScreen";
 import { installErrorReporter } from "~/features/shell/report-error";
 import { THEME_COLORS, THEME_INIT_SCRIPT } from "~/features/shell/theme";
-import { Toaster } from "~/features/shell/Toaster";
+import { Toaster } from "~/components/Toaster";
 import { MAIN_ID } from "~/features/shell/types";
 import { getSessionUser } from "~/server/auth.server";
 import { getFlags } from "~/server/flags.server";

@@ -2,7 +2,7 @@
 // statement (balance update and ledger insert in the same CTE), so concurrent requests can never
 // overspend or lose an update. Never read-modify-write in JS.
 import { sql, type SQL } from "drizzle-orm";
-import type { DbOrTx } from "./db.server";
+import { rowsOf, type DbOrTx } from "./db.server";
 import type { Env } from "./env";
 
 export const DEFAULT_MONTHLY_CREDITS = 50;
@@ -23,8 +23,6 @@ export function creditPeriod(now: Date): string {
 }
 
 type Row = Record<string, unknown>;
-const rowsOf = (result: unknown): Row[] =>
-  Array.isArray(result) ? (result as Row[]) : ((result as { rows?: Row[] }).rows ?? []);
 
 export type SpendResult = { ok: true; balance: number } | { ok: false; balance: number | null };
 

@@ -50,3 +50,12 @@ export function createRequestDb(env: Pick<Env, "DATABASE_URL" | "DB_WS_PROXY">):
     },
   };
 }
+
+/**
+ * The rows of a raw `db.execute(sql…)` result: the Neon driver answers `{ rows }`, PGlite an array
+ * (or `{ rows }` too). Typed by the caller, since raw SQL has no column types.
+ */
+export function rowsOf<Row = Record<string, unknown>>(result: unknown): Row[] {
+  if (Array.isArray(result)) return result as Row[];
+  return (result as { rows?: Row[] } | null)?.rows ?? [];
+}

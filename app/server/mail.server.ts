@@ -2,6 +2,7 @@
 // (Resend's HTTP protocol: POST {MAIL_API_URL}/emails, Bearer key) it is also sent. Without one, the
 // outbox is the only copy — readable in development at /dev/mailbox.
 import { eq } from "drizzle-orm";
+import { errorMessage } from "~/lib/errors";
 import type { Database } from "./db.server";
 import type { Env } from "./env";
 import { mailOutbox } from "./schema";
@@ -47,7 +48,7 @@ export async function sendMail(db: Database, env: MailEnv, mail: Mail): Promise<
   } catch (error) {
     await db
       .update(mailOutbox)
-      .set({ status: "failed", error: String(error instanceof Error ? error.message : error).slice(0, 500) })
+      .set({ status: "failed", error: errorMessage(error).slice(0, 500) })
       .where(eq(mailOutbox.id, row!.id));
     return { id: row!.id, status: "failed" };
   }

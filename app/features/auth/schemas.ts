@@ -4,6 +4,7 @@ import { z } from "zod";
 
 export const EMAIL_MAX = 254;
 export const NAME_MAX = 100;
+export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 
 const requiredText = (message: string) =>
@@ -12,7 +13,7 @@ const requiredText = (message: string) =>
 /** Spec's "general password checker": 8–128 chars, lower, upper and digit, no common prefix. */
 export function passwordProblems(password: string): string[] {
   const problems: string[] = [];
-  if (password.length < 8) problems.push("A senha deve ter pelo menos 8 caracteres");
+  if (password.length < PASSWORD_MIN) problems.push(`A senha deve ter pelo menos ${PASSWORD_MIN} caracteres`);
   if (password.length > PASSWORD_MAX) problems.push("A senha deve ter no máximo 128 caracteres");
   if (!/[a-z]/.test(password)) problems.push("A senha deve conter pelo menos uma letra minúscula");
   if (!/[A-Z]/.test(password)) problems.push("A senha deve conter pelo menos uma letra maiúscula");
@@ -66,8 +67,8 @@ export const resetPasswordSchema = z
   .object({
     token: z.string().min(1),
     password: z
-      .string({ error: "A senha deve ter pelo menos 8 caracteres" })
-      .min(8, "A senha deve ter pelo menos 8 caracteres")
+      .string({ error: `A senha deve ter pelo menos ${PASSWORD_MIN} caracteres` })
+      .min(PASSWORD_MIN, `A senha deve ter pelo menos ${PASSWORD_MIN} caracteres`)
       .max(PASSWORD_MAX, "A senha deve ter no máximo 128 caracteres")
       .regex(/[A-Za-z]/, "A senha deve conter pelo menos uma letra e um número.")
       .regex(/\d/, "A senha deve conter pelo menos uma letra e um número."),

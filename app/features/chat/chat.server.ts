@@ -8,7 +8,8 @@
 // `toEventStream` turns it into a `text/event-stream` Response (resource routes with JS).
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
-import { isUuid } from "~/features/courses/format";
+import { errorMessage } from "~/lib/errors";
+import { isUuid } from "~/lib/ids";
 import { refundCredits, spendCreditsGated } from "~/server/credits.server";
 import { getAiProviders, NIKA_UNAVAILABLE } from "~/server/ai/index.server";
 import {
@@ -349,7 +350,7 @@ async function synthesizeReplyAudio(
     const audio = await providers.tts.synthesize(text);
     return await storeChatAudio(context, conversationId, messageId, { bytes: audio.bytes, mimeType: audio.mimeType.toLowerCase() });
   } catch (error) {
-    console.warn("chat: text-to-speech failed", error instanceof Error ? error.message : error);
+    console.warn("chat: text-to-speech failed", errorMessage(error));
     return null;
   }
 }

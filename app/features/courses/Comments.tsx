@@ -4,11 +4,12 @@
 // with JS the submit is disabled while blank or pending, and the form clears (reply form closes) after success.
 import { Form, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { toast } from "~/features/shell/Toaster";
+import { buttonVariants } from "~/components/button";
+import { ChatIcon, ReplyIcon } from "~/components/icons";
+import { toast } from "~/components/Toaster";
 import type { CommentActionData, CommentThread, CommentView } from "./comments.server";
 import { COMMENT_MAX_LENGTH, relativeTimePtBr } from "./format";
-import { ChatBubbleIcon, ReplyIcon } from "./icons";
-import { cardClass, primaryButton, secondaryButton } from "./ui";
+import { cardClass } from "./ui";
 
 export const COMMENT_FAILURE = { title: "Erro", description: "Não foi possível adicionar o comentário." } as const;
 
@@ -36,7 +37,7 @@ export function Comments({ threads, count, now, isAdmin, failure }: Props) {
   return (
     <section id="comentarios" aria-labelledby="comentarios-titulo" className={`${cardClass} scroll-mt-20 p-4 sm:p-6`}>
       <h2 id="comentarios-titulo" className="flex items-center gap-2 text-lg font-bold">
-        <ChatBubbleIcon size={20} className="text-indigo-600 dark:text-indigo-300" />
+        <ChatIcon size={20} className="text-indigo-600 dark:text-indigo-300" />
         Comentários ({count})
       </h2>
 
@@ -258,12 +259,12 @@ function CommentForm({
                 onCancel();
               }
             }}
-            className={secondaryButton}
+            className={buttonVariants({ variant: "secondary" })}
           >
             Cancelar
           </a>
         ) : null}
-        <button type="submit" disabled={hydrated && (pending || value.trim() === "")} aria-busy={pending || undefined} className={primaryButton}>
+        <button type="submit" disabled={hydrated && (pending || value.trim() === "")} aria-busy={pending || undefined} className={buttonVariants()}>
           {submitLabel}
         </button>
       </div>

@@ -1,10 +1,11 @@
 // Lessons of a module page, by order_index: number or thumbnail, title, description, minutes, a check
 // mark when completed, and "Assistir" / "Revisar" ("Assistir Aula" / "Revisar Aula" on mobile).
 import { Link } from "@remix-run/react";
+import { buttonVariants } from "~/components/button";
+import { CheckIcon, ClockIcon, PlayIcon } from "~/components/icons";
 import type { ModuleLesson } from "./catalog.server";
 import { minutesLabel, safeImageSrc } from "./format";
-import { CheckIcon, ClockIcon, PlayIcon } from "./icons";
-import { EditLink, primaryButton, secondaryButton } from "./ui";
+import { EditLink } from "./ui";
 
 export function LessonList({ lessons, isAdmin }: { lessons: ModuleLesson[]; isAdmin: boolean }) {
   if (lessons.length === 0) {
@@ -77,7 +78,7 @@ function LessonRow({ lesson, position, isAdmin }: { lesson: ModuleLesson; positi
           to={`/courses/lessons/${lesson.id}`}
           prefetch="intent"
           aria-describedby={titleId}
-          className={`${lesson.completed ? secondaryButton : primaryButton} w-full sm:w-auto`}
+          className={buttonVariants({ variant: lesson.completed ? "secondary" : "primary", className: "w-full sm:w-auto" })}
         >
           {lesson.completed ? <CheckIcon size={16} /> : <PlayIcon size={16} />}
           <span className="md:hidden">{lesson.completed ? "Revisar Aula" : "Assistir Aula"}</span>

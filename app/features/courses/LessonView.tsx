@@ -2,12 +2,12 @@
 // "Sobre esta Aula" card.
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
-import { toast } from "~/features/shell/Toaster";
+import { buttonVariants } from "~/components/button";
+import { ArrowLeftIcon, BookIcon, CheckIcon, ChevronRightIcon, ClockIcon, SparkleIcon } from "~/components/icons";
+import { toast } from "~/components/Toaster";
 import type { LessonPage } from "./catalog.server";
 import { minutesLabel } from "./format";
-import { ArrowLeftIcon } from "~/features/shell/icons";
-import { BookIcon, CheckIcon, ChevronRightIcon, ClockIcon, SparkleIcon } from "./icons";
-import { cardClass, CompletedBadge, EditLink, primaryButton, secondaryButton, successButton } from "./ui";
+import { cardClass, CompletedBadge, EditLink } from "./ui";
 
 export function LessonHeader({ page, isAdmin }: { page: LessonPage; isAdmin: boolean }) {
   const { lesson, module, completed } = page;
@@ -50,7 +50,7 @@ export function CompleteLessonForm({ completed, error }: { completed: boolean; e
   return (
     <Form method="post" preventScrollReset className="contents">
       <input type="hidden" name="intent" value="complete" />
-      <button type="submit" disabled={done} aria-busy={pending || undefined} className={`${successButton} w-full sm:w-auto`}>
+      <button type="submit" disabled={done} aria-busy={pending || undefined} className={buttonVariants({ variant: "success", className: "w-full sm:w-auto" })}>
         <CheckIcon size={18} />
         {done ? "Concluída" : "Marcar como Concluída"}
       </button>
@@ -68,18 +68,18 @@ export function LessonActions({ page, completionError }: { page: LessonPage; com
     <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:items-center">
       <CompleteLessonForm completed={page.completed} error={completionError} />
       {page.nextLessonId ? (
-        <Link to={`/courses/lessons/${page.nextLessonId}`} prefetch="intent" className={`${primaryButton} w-full sm:w-auto`}>
+        <Link to={`/courses/lessons/${page.nextLessonId}`} prefetch="intent" className={buttonVariants({ className: "w-full sm:w-auto" })}>
           Próxima Aula
           <ChevronRightIcon size={18} />
         </Link>
       ) : (
-        <button type="button" disabled className={`${primaryButton} w-full sm:w-auto`}>
+        <button type="button" disabled className={buttonVariants({ className: "w-full sm:w-auto" })}>
           Próxima Aula
           <ChevronRightIcon size={18} />
         </button>
       )}
       {page.practiceCode ? (
-        <Link to={`/chat/lesson/${page.practiceCode}`} className={`${secondaryButton} w-full sm:w-auto`}>
+        <Link to={`/chat/lesson/${page.practiceCode}`} className={buttonVariants({ variant: "secondary", className: "w-full sm:w-auto" })}>
           <SparkleIcon size={18} className="text-indigo-600 dark:text-indigo-300" />
           Praticar com a Nika
         </Link>

@@ -4,7 +4,7 @@
 import { Link } from "@remix-run/react";
 import type { ModuleCard as ModuleCardData } from "./catalog.server";
 import { lessonCountLabel, minutesOf, placeholderGradient, safeImageSrc } from "./format";
-import { ClockIcon, PlayIcon } from "./icons";
+import { ClockIcon, PlayIcon } from "~/components/icons";
 import { EditLink, ProgressBadge } from "./ui";
 
 /** Expand/collapse timing of spec §4 (enter 300 ms; leave: wait 1000 ms, then 2000 ms). */

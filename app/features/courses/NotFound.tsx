@@ -1,9 +1,9 @@
 // "Módulo não encontrado" / "Aula não encontrada": what the course routes' error boundaries render for
 // the 404 that catalog.server.ts throws (missing, malformed or — for learners — unavailable ids).
 import { Link, isRouteErrorResponse, useRouteError } from "@remix-run/react";
-import { ErrorScreen, isFeatureDisabledError } from "~/features/shell/ErrorScreen";
-import { ArrowLeftIcon } from "~/features/shell/icons";
-import { primaryButton } from "./ui";
+import { ErrorScreen, isFeatureDisabledError } from "~/components/ErrorScreen";
+import { buttonVariants } from "~/components/button";
+import { ArrowLeftIcon } from "~/components/icons";
 
 export type CourseNotFound = { notFound: "module" | "lesson" };
 
@@ -28,7 +28,7 @@ export function CourseNotFoundScreen({ kind }: { kind: CourseNotFound["notFound"
           ? "Este módulo não existe ou ainda não está disponível."
           : "Informações da aula não encontradas."}
       </p>
-      <Link to="/courses" className={`mt-8 ${primaryButton} px-5 py-3 text-base`}>
+      <Link to="/courses" className={buttonVariants({ size: "lg", className: "mt-8" })}>
         <ArrowLeftIcon size={18} />
         Voltar aos Cursos
       </Link>

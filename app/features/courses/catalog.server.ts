@@ -3,10 +3,11 @@
 // and lessons exist: aggregates are computed by Postgres (joins + group by), never per row in JS.
 import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
-import type { DbOrTx } from "~/server/db.server";
+import { rowsOf, type DbOrTx } from "~/server/db.server";
 import { lessons, modules, siteBanners, userLessonProgress, type DownloadableMaterial } from "~/server/schema";
 import { redirectWithToast } from "~/server/toast.server";
-import { isUuid, practiceLessonCode, progressPercent } from "./format";
+import { isUuid } from "~/lib/ids";
+import { practiceLessonCode, progressPercent } from "./format";
 import type { CourseNotFound } from "./NotFound";
 
 export type Viewer = { id: string; isAdmin: boolean };
@@ -23,19 +24,12 @@ const visibleTo = (viewer: Viewer, available: "yes" | "no") => available === "ye
 
 // ——— catalogue (/courses) ———
 
-export type HeroBanner = {
-  title: string | null;
-  subtitle: string | null;
-  backgroundImageUrl: string | null;
-  backgroundGradient: string | null;
-};
+type ModuleRow = typeof modules.$inferSelect;
+type LessonRow = typeof lessons.$inferSelect;
 
-export type ModuleCard = {
-  id: string;
-  title: string;
-  description: string | null;
-  orderIndex: number;
-  imageUrl: string | null;
+export type HeroBanner = Pick<typeof siteBanners.$inferSelect, "title" | "subtitle" | "backgroundImageUrl" | "backgroundGradient">;
+
+export type ModuleCard = Pick<ModuleRow, "id" | "title" | "description" | "orderIndex" | "imageUrl"> & {
   available: boolean;
   lessonCount: number;
   totalSeconds: number;
@@ -99,25 +93,12 @@ export async function loadCatalogue(db: DbOrTx, viewer: Viewer): Promise<Catalog
 
 // ——— module page (/courses/modules/{id}) ———
 
-export type ModuleLesson = {
-  id: string;
-  title: string;
-  description: string | null;
-  thumbnailUrl: string | null;
-  durationSeconds: number;
-  orderIndex: number;
+export type ModuleLesson = Pick<LessonRow, "id" | "title" | "description" | "thumbnailUrl" | "durationSeconds" | "orderIndex"> & {
   completed: boolean;
 };
 
 export type ModulePage = {
-  module: {
-    id: string;
-    title: string;
-    description: string | null;
-    orderIndex: number;
-    bannerUrl: string | null;
-    bannerTitle: string | null;
-    bannerSubtitle: string | null;
+  module: Pick<ModuleRow, "id" | "title" | "description" | "orderIndex" | "bannerUrl" | "bannerTitle" | "bannerSubtitle"> & {
     available: boolean;
   };
   lessons: ModuleLesson[];
@@ -174,18 +155,10 @@ export async function loadModulePage(db: DbOrTx, viewer: Viewer, moduleId: strin
 // ——— lesson page (/courses/lessons/{id}) ———
 
 export type LessonPage = {
-  lesson: {
-    id: string;
-    title: string;
-    description: string | null;
-    videoUrl: string | null;
-    iframe: string | null;
-    thumbnailUrl: string | null;
-    durationSeconds: number;
-    orderIndex: number;
+  lesson: Pick<LessonRow, "id" | "title" | "description" | "videoUrl" | "iframe" | "thumbnailUrl" | "durationSeconds" | "orderIndex"> & {
     materials: DownloadableMaterial[];
   };
-  module: { id: string; title: string; orderIndex: number; available: boolean };
+  module: Pick<ModuleRow, "id" | "title" | "orderIndex"> & { available: boolean };
   completed: boolean;
   /** Next lesson: same module by order_index, else the first lesson of the next module; null = none. */
   nextLessonId: string | null;
@@ -210,19 +183,24 @@ function nextLessonSql(viewer: Viewer) {
   )`;
 }
 
+/** The columns of a lesson that its page and its edit form show (LessonPage["lesson"] without materials). */
+export const lessonColumns = {
+  id: lessons.id,
+  title: lessons.title,
+  description: lessons.description,
+  videoUrl: lessons.videoUrl,
+  iframe: lessons.iframe,
+  thumbnailUrl: lessons.thumbnailUrl,
+  durationSeconds: lessons.durationSeconds,
+  orderIndex: lessons.orderIndex,
+};
+
 /** The lesson, its module, the viewer's completion and the next lesson in one query; null when not visible. */
 export async function loadLessonPage(db: DbOrTx, viewer: Viewer, lessonId: string | undefined): Promise<LessonPage | null> {
   if (!isUuid(lessonId)) return null;
   const [row] = await db
     .select({
-      id: lessons.id,
-      title: lessons.title,
-      description: lessons.description,
-      videoUrl: lessons.videoUrl,
-      iframe: lessons.iframe,
-      thumbnailUrl: lessons.thumbnailUrl,
-      durationSeconds: lessons.durationSeconds,
-      orderIndex: lessons.orderIndex,
+      ...lessonColumns,
       materials: lessons.downloadableMaterials,
       moduleId: modules.id,
       moduleTitle: modules.title,
@@ -236,22 +214,13 @@ export async function loadLessonPage(db: DbOrTx, viewer: Viewer, lessonId: strin
     .leftJoin(userLessonProgress, and(eq(userLessonProgress.lessonId, lessons.id), eq(userLessonProgress.userId, viewer.id)))
     .where(eq(lessons.id, lessonId));
   if (!row || !visibleTo(viewer, row.moduleAvailable)) return null;
+  const { materials, moduleId, moduleTitle, moduleOrder, moduleAvailable, completed, nextLessonId, ...lesson } = row;
   return {
-    lesson: {
-      id: row.id,
-      title: row.title,
-      description: row.description,
-      videoUrl: row.videoUrl,
-      iframe: row.iframe,
-      thumbnailUrl: row.thumbnailUrl,
-      durationSeconds: row.durationSeconds,
-      orderIndex: row.orderIndex,
-      materials: Array.isArray(row.materials) ? row.materials : [],
-    },
-    module: { id: row.moduleId, title: row.moduleTitle, orderIndex: row.moduleOrder, available: row.moduleAvailable === "yes" },
-    completed: row.completed === true,
-    nextLessonId: row.nextLessonId ?? null,
-    practiceCode: practiceLessonCode(row.moduleOrder, row.orderIndex),
+    lesson: { ...lesson, materials: Array.isArray(materials) ? materials : [] },
+    module: { id: moduleId, title: moduleTitle, orderIndex: moduleOrder, available: moduleAvailable === "yes" },
+    completed: completed === true,
+    nextLessonId: nextLessonId ?? null,
+    practiceCode: practiceLessonCode(moduleOrder, lesson.orderIndex),
   };
 }
 
@@ -274,10 +243,6 @@ export type CompletionResult =
   | { status: "not_found" }
   | { status: "already_completed" }
   | { status: "completed"; moduleCompleted: boolean; statistics: UserStatistics };
-
-type Row = Record<string, unknown>;
-const rowsOf = (result: unknown): Row[] =>
-  Array.isArray(result) ? (result as Row[]) : ((result as { rows?: Row[] }).rows ?? []);
 
 /**
  * Marks a lesson completed for the viewer, in one transaction:

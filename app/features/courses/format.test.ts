@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  clampPercent, cssImageUrl, isUuid, lessonCode, lessonCountLabel, lessonsDoneLabel, minutesLabel, minutesOf, practiceLessonCode,
+  clampPercent, cssImageUrl, lessonCode, lessonCountLabel, lessonsDoneLabel, minutesLabel, minutesOf, practiceLessonCode,
   progressBadge, progressPercent, relativeTimePtBr, safeGradient, safeImageSrc, subtitleLines,
 } from "./format";
 import { coursePageOf } from "./Skeletons";
@@ -88,13 +88,6 @@ describe("course formatting", () => {
     expect(cssImageUrl("//evil.test/x.png")).toBeNull();
     expect(safeImageSrc("data:image/png;base64,xx")).toBeNull();
     expect(safeImageSrc("https://cdn.test/m.png")).toBe("https://cdn.test/m.png");
-  });
-
-  it("recognises UUIDs before they reach SQL", () => {
-    expect(isUuid("8b0d3f9c-2a4e-4c1b-9a7e-1f2d3c4b5a69")).toBe(true);
-    expect(isUuid("not-a-uuid")).toBe(false);
-    expect(isUuid("8b0d3f9c-2a4e-4c1b-9a7e-1f2d3c4b5a69x")).toBe(false);
-    expect(isUuid(undefined)).toBe(false);
   });
 
   it("knows which course page a path shows (nested admin routes belong to their page)", () => {

@@ -142,10 +142,3 @@ export function placeholderGradient(seed: string): string {
 
 /** Longest comment accepted (the app's text sanitiser limit, spec §9). */
 export const COMMENT_MAX_LENGTH = 5000;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Route ids are UUIDs; anything else is "not found" before it reaches SQL. */
-export function isUuid(value: unknown): value is string {
-  return typeof value === "string" && UUID.test(value);
-}

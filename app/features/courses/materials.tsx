@@ -4,7 +4,9 @@
 // a dialog with JavaScript, a confirmation step on the materials page without it.
 import { Form, Link, useLocation, useSubmit } from "@remix-run/react";
 import { lazy, Suspense, useRef, useState, type FormEvent, type MouseEvent } from "react";
-import { toast } from "~/features/shell/Toaster";
+import { buttonVariants } from "~/components/button";
+import { DownloadIcon, FileIcon, TrashIcon, UploadIcon } from "~/components/icons";
+import { toast } from "~/components/Toaster";
 import type { DownloadableMaterial } from "~/server/schema";
 import { formatUploadDate, materialDownloadPath, materialFileId, materialsPath } from "./material-files";
 
@@ -21,38 +23,13 @@ export type MaterialsListProps = {
   showUploadLink?: boolean;
 };
 
-const svg = { width: 20, height: 20, viewBox: "0 0 24 24", fill: "none", stroke: "currentColor", strokeWidth: 1.8, strokeLinecap: "round", strokeLinejoin: "round", "aria-hidden": true, focusable: false } as const;
-const FileIcon = () => (
-  <svg {...svg}>
-    <path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8Z" />
-    <path d="M14 3v5h5" />
-  </svg>
-);
-const DownloadIcon = () => (
-  <svg {...svg}>
-    <path d="M12 4v11m-5-5 5 5 5-5M5 20h14" />
-  </svg>
-);
-const TrashIcon = () => (
-  <svg {...svg}>
-    <path d="M4 7h16M10 11v6m4-6v6M6 7l1 12a2 2 0 0 0 2 2h6a2 2 0 0 0 2-2l1-12M9 7V4h6v3" />
-  </svg>
-);
-export const UploadIcon = () => (
-  <svg {...svg}>
-    <path d="M12 16V5m-5 5 5-5 5 5M5 20h14" />
-  </svg>
-);
-
-const buttonBase = "inline-flex items-center justify-center gap-2 rounded-lg px-3 py-2 text-sm font-semibold";
-
 export function MaterialsList({ lessonId, materials, canManage, showUploadLink = true }: MaterialsListProps) {
   return (
     <div>
       {canManage && showUploadLink ? (
         <div className="mb-4 flex justify-end">
-          <Link to={materialsPath(lessonId)} preventScrollReset className={`${buttonBase} bg-indigo-600 text-white hover:bg-indigo-500`}>
-            <UploadIcon />
+          <Link to={materialsPath(lessonId)} preventScrollReset className={buttonVariants({ size: "sm" })}>
+            <UploadIcon size={20} />
             Enviar material
           </Link>
         </div>
@@ -96,7 +73,7 @@ function MaterialItem({ lessonId, material, canManage }: { lessonId: string; mat
         <a
           href={href}
           onClick={(event) => downloadWithFeedback(event, href, material.title)}
-          className={`${buttonBase} border border-slate-300 text-slate-800 hover:bg-slate-100 dark:border-night-700 dark:text-slate-100 dark:hover:bg-night-800`}
+          className={buttonVariants({ variant: "secondary", size: "sm" })}
           aria-label={`Baixar ${material.title}`}
         >
           <DownloadIcon />
@@ -158,7 +135,7 @@ function RemoveMaterialForm({ lessonId, material }: { lessonId: string; material
           aria-label={`Remover ${material.title}`}
           onPointerEnter={loadDialog}
           onFocus={loadDialog}
-          className={`${buttonBase} border border-rose-300 text-rose-700 hover:bg-rose-50 dark:border-rose-800 dark:text-rose-300 dark:hover:bg-rose-950/50`}
+          className={buttonVariants({ variant: "dangerOutline", size: "sm" })}
         >
           <TrashIcon />
           Remover

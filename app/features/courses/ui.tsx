@@ -1,18 +1,10 @@
-// Small shared pieces of the learner course pages: badges, admin edit links, button styles.
+// Small shared pieces of the learner course pages: badges, admin edit links, the card style.
 import { Link } from "@remix-run/react";
 import { Fragment, type ReactNode } from "react";
 import { progressBadge } from "./format";
-import { CheckIcon, PencilIcon } from "./icons";
+import { cn } from "~/components/cn";
+import { CheckIcon, PencilIcon } from "~/components/icons";
 import { ADMIN_PANEL_ID } from "./admin/panel-id";
-
-export const primaryButton =
-  "inline-flex items-center justify-center gap-2 rounded-xl bg-indigo-600 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-indigo-700 disabled:cursor-not-allowed disabled:bg-slate-300 disabled:text-slate-700 dark:disabled:bg-night-700 dark:disabled:text-slate-300";
-
-export const secondaryButton =
-  "inline-flex items-center justify-center gap-2 rounded-xl border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-slate-800 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-60 dark:border-night-700 dark:bg-night-900 dark:text-slate-100 dark:hover:bg-night-800";
-
-export const successButton =
-  "inline-flex items-center justify-center gap-2 rounded-xl bg-emerald-700 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-emerald-800 disabled:cursor-not-allowed disabled:bg-emerald-100 disabled:text-emerald-900 dark:disabled:bg-emerald-400/15 dark:disabled:text-emerald-100";
 
 export const cardClass = "rounded-2xl border border-slate-200 bg-white shadow-sm dark:border-night-700 dark:bg-night-900";
 
@@ -23,9 +15,11 @@ export function ProgressBadge({ percent, className = "" }: { percent: number; cl
   const done = percent >= 100;
   return (
     <span
-      className={`inline-flex items-center gap-1 rounded-full px-2.5 py-0.5 text-xs font-semibold ${
-        done ? "bg-emerald-600 text-white" : "bg-white/90 text-indigo-900"
-      } ${className}`}
+      className={cn(
+        "inline-flex items-center gap-1 rounded-full px-2.5 py-0.5 text-xs font-semibold",
+        done ? "bg-emerald-600 text-white" : "bg-white/90 text-indigo-900",
+        className,
+      )}
     >
       {done ? <CheckIcon size={14} /> : null}
       {label}
@@ -42,14 +36,20 @@ export function CompletedBadge({ label = "Concluída" }: { label?: string }) {
   );
 }
 
-/** An admin-only link to a nested edit route (the admin dialogs render in the page's <Outlet />). */
+/**
+ * An admin-only link to a nested edit route (the admin dialogs render in the page's <Outlet />).
+ * `className` is merged (tailwind-merge), so "hidden md:inline-flex" really hides it on small screens.
+ */
 export function EditLink({ to, children, className = "" }: { to: string; children: ReactNode; className?: string }) {
   return (
     <Link
       // Without JavaScript the admin form renders as a page section: jump straight to it.
       to={`${to}#${ADMIN_PANEL_ID}`}
       preventScrollReset
-      className={`inline-flex items-center gap-1.5 rounded-lg border border-amber-300 bg-amber-50 px-2.5 py-1 text-xs font-semibold text-amber-950 hover:bg-amber-100 dark:border-amber-300/40 dark:bg-amber-300/10 dark:text-amber-100 dark:hover:bg-amber-300/20 ${className}`}
+      className={cn(
+        "inline-flex items-center gap-1.5 rounded-lg border border-amber-300 bg-amber-50 px-2.5 py-1 text-xs font-semibold text-amber-950 hover:bg-amber-100 dark:border-amber-300/40 dark:bg-amber-300/10 dark:text-amber-100 dark:hover:bg-amber-300/20",
+        className,
+      )}
     >
       <PencilIcon size={14} />
       {children}

@@ -2,7 +2,7 @@
 // bottom navigation. Everything navigates with plain links, so it works before/without JavaScript.
 import { Link, useLocation } from "@remix-run/react";
 import { useCallback, useEffect, useState, type ReactNode } from "react";
-import { NikaLogo, PanelLeftIcon, SparkleIcon } from "./icons";
+import { NikaLogo, PanelLeftIcon, SparkleIcon } from "~/components/icons";
 import { MobileMenuButton } from "./MobileMenuButton";
 import { BOTTOM_ITEMS, isNavItemActive } from "./nav";
 import { NavList, SignOutButton, UserSummary } from "./ShellParts";

@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { ArrowLeftIcon, SparkleIcon } from "./icons";
+import { buttonVariants } from "~/components/button";
+import { ArrowLeftIcon, SparkleIcon } from "~/components/icons";
 
 /** Placeholder for pages that later issues fill in. */
 export function ComingSoon({
@@ -24,10 +25,7 @@ export function ComingSoon({
       <p className="text-sm font-semibold tracking-wide text-indigo-700 uppercase dark:text-indigo-300">{feature}</p>
       <h1 className="mt-2 text-3xl font-bold tracking-tight">Em breve</h1>
       <p className="mt-3 text-slate-600 dark:text-slate-300">{description}</p>
-      <Link
-        to={backTo}
-        className="mt-8 inline-flex items-center gap-2 rounded-xl bg-indigo-600 px-5 py-3 font-semibold text-white shadow-sm hover:bg-indigo-700"
-      >
+      <Link to={backTo} className={buttonVariants({ size: "lg", className: "mt-8" })}>
         <ArrowLeftIcon size={18} />
         {backLabel}
       </Link>

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { ArrowRightIcon } from "./icons";
+import { ArrowRightIcon } from "~/components/icons";
 
 /** A large navigation card: a real link (works without JS), gradient + inline SVG art, no images. */
 export function FeatureCard({

@@ -1,7 +1,7 @@
 // Small screens: the menu button opens the navigation in an overlay sheet. Needs JavaScript; the
 // bottom navigation covers navigation without it. The sheet's code loads on first use (or intent).
 import { lazy, Suspense, useRef, useState } from "react";
-import { MenuIcon } from "./icons";
+import { MenuIcon } from "~/components/icons";
 import type { ShellUser } from "./types";
 
 const loadSheet = () => import("./MobileMenu");

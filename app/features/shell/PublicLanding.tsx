@@ -1,7 +1,8 @@
 // Public pages /nika and /nika-landing: a light marketing page (no data, works without JS).
 import { Link, useRouteLoaderData } from "@remix-run/react";
 import { ChatArt, FlixArt, LabsArt } from "./art";
-import { ArrowRightIcon, NikaLogo } from "./icons";
+import { buttonVariants } from "~/components/button";
+import { ArrowRightIcon, NikaLogo } from "~/components/icons";
 import { ThemeToggle } from "./ThemeToggle";
 import { MAIN_ID } from "./types";
 
@@ -32,10 +33,8 @@ export function PublicLanding({ title, lead }: { title: string; lead: string }) 
   const root = useRouteLoaderData<RootData>("root");
   const appName = root?.appName ?? "Nika";
   const signedIn = root?.signedIn ?? false;
-  const primary =
-    "inline-flex items-center justify-center gap-2 rounded-xl bg-indigo-600 px-5 py-3 font-semibold text-white shadow-sm hover:bg-indigo-700";
-  const secondary =
-    "inline-flex items-center justify-center rounded-xl border border-slate-300 px-5 py-3 font-semibold hover:bg-slate-100 dark:border-night-700 dark:hover:bg-night-800";
+  const primary = buttonVariants({ size: "lg" });
+  const secondary = buttonVariants({ variant: "secondary", size: "lg" });
 
   return (
     <div className="flex min-h-dvh flex-col">

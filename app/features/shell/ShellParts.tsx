@@ -1,5 +1,5 @@
 import { Form, Link } from "@remix-run/react";
-import { LogOutIcon, SparkleIcon } from "./icons";
+import { LogOutIcon, SparkleIcon } from "~/components/icons";
 import { SIDEBAR_ITEMS, isNavItemActive } from "./nav";
 import { creditsLabel, type ShellUser } from "./types";
 

@@ -1,5 +1,5 @@
 // Navigation chrome (spec §2 "Navigation chrome").
-import { ChatIcon, FlaskIcon, HomeIcon, PlayIcon, SettingsIcon, type IconComponent } from "./icons";
+import { ChatIcon, FlaskIcon, HomeIcon, SettingsIcon, VideoIcon, type IconComponent } from "~/components/icons";
 
 export type NavItem = {
   to: string;
@@ -15,7 +15,7 @@ const LABS_PAGES = ["/flashcard-v2", "/pronunciation-game", "/english-level-test
 export const SIDEBAR_ITEMS: readonly NavItem[] = [
   { to: "/", label: "Início", icon: HomeIcon },
   { to: "/chat-with-nika", label: "Chat with Nika", icon: ChatIcon, also: ["/chat"] },
-  { to: "/courses", label: "Teacher FLIX", icon: PlayIcon },
+  { to: "/courses", label: "Teacher FLIX", icon: VideoIcon },
   { to: "/labs", label: "Labs", icon: FlaskIcon, also: LABS_PAGES },
   { to: "/config", label: "Configurações", icon: SettingsIcon, also: ["/admin"] },
 ];
@@ -24,7 +24,7 @@ export const SIDEBAR_ITEMS: readonly NavItem[] = [
 export const BOTTOM_ITEMS: readonly NavItem[] = [
   { to: "/", label: "Início", icon: HomeIcon },
   { to: "/chat-with-nika", label: "Chat Nika", icon: ChatIcon, also: ["/chat"] },
-  { to: "/courses", label: "Cursos", icon: PlayIcon },
+  { to: "/courses", label: "Cursos", icon: VideoIcon },
   { to: "/labs", label: "Labs", icon: FlaskIcon, also: LABS_PAGES },
   { to: "/config", label: "Config", icon: SettingsIcon, also: ["/admin"] },
 ];

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Outlet, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { useCoursesNavigationSkeleton } from "~/features/courses/Skeletons";
 import { AppShell } from "~/features/shell/AppShell";
-import { ErrorScreen, isFeatureDisabledError, isNotFound } from "~/features/shell/ErrorScreen";
+import { ErrorScreen, isFeatureDisabledError, isNotFound } from "~/components/ErrorScreen";
 import { loadShell } from "~/features/shell/shell.server";
 import { MAIN_ID, SHELL_ROUTE_ID, type ShellData } from "~/features/shell/types";
 

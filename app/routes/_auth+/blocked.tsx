@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, useLoaderData } from "@remix-run/react";
+import { buttonVariants } from "~/components/button";
 import { AuthCard } from "~/features/auth/ui";
 import { getSessionUser } from "~/server/auth.server";
 
@@ -18,12 +19,12 @@ export default function Blocked() {
       <p className="mb-6 text-sm text-slate-700 dark:text-slate-300">
         Se você acha que isso é um engano, fale com o nosso suporte. Vamos ajudar você a voltar a estudar.
       </p>
-      <a href={mailto} className="block w-full rounded-lg bg-indigo-600 px-4 py-2.5 text-center font-semibold text-white hover:bg-indigo-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400">
+      <a href={mailto} className={buttonVariants({ size: "lg", className: "w-full" })}>
         Falar com o suporte
       </a>
       {signedIn ? (
         <Form method="post" action="/signout" className="mt-3">
-          <button type="submit" className="w-full rounded-lg border border-slate-300 px-4 py-2.5 font-semibold text-slate-800 hover:bg-slate-100 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800">
+          <button type="submit" className={buttonVariants({ variant: "secondary", size: "lg", className: "w-full" })}>
             Sair
           </button>
         </Form>

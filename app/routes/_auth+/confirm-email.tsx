@@ -1,7 +1,9 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { confirmEmail } from "~/features/auth/accounts.server";
-import { AuthCard, DelayedRedirect, NoticeBox, SubmitButton, linkClass } from "~/features/auth/ui";
+import { SubmitButton } from "~/components/button";
+import { NoticeBox } from "~/components/notice";
+import { AuthCard, DelayedRedirect, linkClass } from "~/features/auth/ui";
 import { createSession } from "~/server/auth.server";
 
 /** Spec §4: success redirects after 2 s to / (or /config after an e-mail change). */
@@ -55,7 +57,7 @@ export default function ConfirmEmail() {
           <Form method="post" action="/email-verification">
             <label htmlFor="resend-email" className="mb-1 block text-sm font-medium">Email</label>
             <input id="resend-email" name="email" type="email" autoComplete="email" required className="mb-4 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-slate-900 dark:border-slate-700 dark:bg-slate-950 dark:text-white" />
-            <SubmitButton pendingText="Reenviando...">Reenviar email de confirmação</SubmitButton>
+            <SubmitButton size="lg" className="w-full" pendingText="Reenviando...">Reenviar email de confirmação</SubmitButton>
           </Form>
         ) : (
           <Link className={linkClass} to="/config">Solicitar a alteração novamente em Configurações</Link>

@@ -4,7 +4,9 @@ import { useEffect, useState } from "react";
 import { publicOrigin, resendVerification, secondsUntilResend } from "~/features/auth/accounts.server";
 import { pendingEmailHeader, readPendingEmail } from "~/features/auth/pending-email.server";
 import { emailOnlySchema } from "~/features/auth/schemas";
-import { AuthCard, NoticeBox, SubmitButton, linkClass } from "~/features/auth/ui";
+import { SubmitButton } from "~/components/button";
+import { NoticeBox } from "~/components/notice";
+import { AuthCard, linkClass } from "~/features/auth/ui";
 import { secondsLeft } from "~/server/rate-limit.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -54,7 +56,7 @@ export default function EmailVerification() {
       </p>
       {actionData?.error ? <NoticeBox notice={{ tone: "error", title: actionData.error }} /> : null}
       <Form method="post">
-        <SubmitButton pendingText="Reenviando..." disabled={remaining > 0}>
+        <SubmitButton size="lg" className="w-full" pendingText="Reenviando..." disabled={remaining > 0}>
           {remaining > 0 ? `Reenviar email em ${remaining}s` : "Reenviar email"}
         </SubmitButton>
       </Form>

@@ -3,7 +3,10 @@ import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/clo
 import { Form, Link, useActionData } from "@remix-run/react";
 import { publicOrigin, requestPasswordReset } from "~/features/auth/accounts.server";
 import { emailOnlySchema } from "~/features/auth/schemas";
-import { AuthCard, ConformForm, useSchemaForm, Field, NoticeBox, SubmitButton, linkClass } from "~/features/auth/ui";
+import { SubmitButton } from "~/components/button";
+import { ConformForm, Field, useSchemaForm } from "~/components/forms";
+import { NoticeBox } from "~/components/notice";
+import { AuthCard, linkClass } from "~/features/auth/ui";
 
 export const meta: MetaFunction = () => [{ title: "Esqueci minha senha — Nika" }];
 
@@ -30,7 +33,7 @@ export default function ForgotPassword() {
       {actionData?.sent ? <NoticeBox notice={{ tone: "success", title: "Verifique seu email", description: SAME_ANSWER }} /> : null}
       <ConformForm form={form}>
         <Field meta={fields.email} label="Email" type="email" autoComplete="email" inputMode="email" placeholder="seu@email.com" />
-        <SubmitButton pendingText="Enviando...">Enviar link de redefinição</SubmitButton>
+        <SubmitButton size="lg" className="w-full" pendingText="Enviando...">Enviar link de redefinição</SubmitButton>
       </ConformForm>
       <p className="mt-6 text-center text-sm">
         <Link className={linkClass} to="/signin">Voltar para o login</Link>

@@ -2,8 +2,11 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { isResetTokenValid, resetPassword } from "~/features/auth/accounts.server";
-import { resetPasswordSchema } from "~/features/auth/schemas";
-import { AuthCard, DelayedRedirect, ConformForm, useSchemaForm, Field, NoticeBox, SubmitButton, linkClass } from "~/features/auth/ui";
+import { PASSWORD_MIN, resetPasswordSchema } from "~/features/auth/schemas";
+import { SubmitButton } from "~/components/button";
+import { ConformForm, Field, useSchemaForm } from "~/components/forms";
+import { NoticeBox } from "~/components/notice";
+import { AuthCard, DelayedRedirect, linkClass } from "~/features/auth/ui";
 import { destroySession } from "~/server/auth.server";
 
 const INVALID_LINK = "Link de redefinição de senha inválido ou expirado. Solicite um novo link de redefinição.";
@@ -61,9 +64,9 @@ export default function ResetPassword() {
       {actionData?.error ? <NoticeBox notice={{ tone: "error", title: actionData.error }} /> : null}
       <ConformForm form={form}>
         <input type="hidden" name="token" value={token} />
-        <Field meta={fields.password} label="Nova senha" type="password" autoComplete="new-password" minLength={8} />
-        <Field meta={fields.confirmPassword} label="Confirmar nova senha" type="password" autoComplete="new-password" minLength={8} />
-        <SubmitButton pendingText="Salvando...">Redefinir senha</SubmitButton>
+        <Field meta={fields.password} label="Nova senha" type="password" autoComplete="new-password" minLength={PASSWORD_MIN} />
+        <Field meta={fields.confirmPassword} label="Confirmar nova senha" type="password" autoComplete="new-password" minLength={PASSWORD_MIN} />
+        <SubmitButton size="lg" className="w-full" pendingText="Salvando...">Redefinir senha</SubmitButton>
       </ConformForm>
     </AuthCard>
   );

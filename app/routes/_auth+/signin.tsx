@@ -3,7 +3,10 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { signinSchema } from "~/features/auth/schemas";
 import { pendingEmailHeader } from "~/features/auth/pending-email.server";
-import { AuthCard, ConformForm, useSchemaForm, Field, NoticeBox, SubmitButton, linkClass, type Notice } from "~/features/auth/ui";
+import { SubmitButton } from "~/components/button";
+import { ConformForm, Field, useSchemaForm } from "~/components/forms";
+import { type Notice, NoticeBox } from "~/components/notice";
+import { AuthCard, linkClass } from "~/features/auth/ui";
 import {
   createAuthenticator, createSession, InvalidCredentialsError, redirectIfSignedIn, safeRedirect,
 } from "~/server/auth.server";
@@ -86,7 +89,7 @@ export default function SignIn() {
         <p className="-mt-2 mb-4 text-right text-sm">
           <Link className={linkClass} to="/forgot-password">Esqueceu a senha?</Link>
         </p>
-        <SubmitButton pendingText="Entrando...">Entrar</SubmitButton>
+        <SubmitButton size="lg" className="w-full" pendingText="Entrando...">Entrar</SubmitButton>
       </ConformForm>
       {googleEnabled ? (
         // Google sign-in arrives with its own issue; its place is kept here.

@@ -4,8 +4,11 @@ import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-ru
 import { useEffect, useState } from "react";
 import { publicOrigin, signUp } from "~/features/auth/accounts.server";
 import { pendingEmailHeader } from "~/features/auth/pending-email.server";
-import { signupSchema } from "~/features/auth/schemas";
-import { AuthCard, ConformForm, useSchemaForm, Field, NoticeBox, SubmitButton, linkClass, type Notice } from "~/features/auth/ui";
+import { PASSWORD_MIN, signupSchema } from "~/features/auth/schemas";
+import { Button, SubmitButton } from "~/components/button";
+import { ConformForm, Field, useSchemaForm } from "~/components/forms";
+import { type Notice, NoticeBox } from "~/components/notice";
+import { AuthCard, linkClass } from "~/features/auth/ui";
 import { createSession, redirectIfSignedIn } from "~/server/auth.server";
 import { getFlags } from "~/server/flags.server";
 import { minutesLeft } from "~/server/rate-limit.server";
@@ -89,21 +92,21 @@ export default function SignUp() {
       {askToSignIn ? (
         <div role="dialog" aria-labelledby="go-signin-title" className="mb-4 rounded-lg border border-indigo-300 p-3 dark:border-indigo-700">
           <p id="go-signin-title" className="text-sm font-medium">Este email já tem uma conta. Deseja ir para o login?</p>
-          <button type="button" onClick={() => navigate("/signin")} className="mt-2 rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-semibold text-white">
+          <Button size="sm" onClick={() => navigate("/signin")} className="mt-2">
             Ir para o login
-          </button>
+          </Button>
         </div>
       ) : null}
       <ConformForm form={form}>
         <Field meta={fields.name} label="Nome" autoComplete="name" placeholder="Seu nome" maxLength={100} />
         <Field meta={fields.email} label="Email" type="email" autoComplete="email" inputMode="email" placeholder="seu@email.com" />
         <Field meta={fields.whatsapp} label="WhatsApp" type="tel" autoComplete="tel" inputMode="tel" placeholder="+55 11 99999-9999" />
-        <Field meta={fields.password} label="Senha" type="password" autoComplete="new-password" placeholder="Mínimo 6 caracteres" minLength={6} />
-        <Field meta={fields.confirmPassword} label="Confirmar senha" type="password" autoComplete="new-password" placeholder="Repita a senha" minLength={6} />
+        <Field meta={fields.password} label="Senha" type="password" autoComplete="new-password" placeholder={`Mínimo ${PASSWORD_MIN} caracteres`} minLength={PASSWORD_MIN} />
+        <Field meta={fields.confirmPassword} label="Confirmar senha" type="password" autoComplete="new-password" placeholder="Repita a senha" minLength={PASSWORD_MIN} />
         <p className="-mt-2 mb-4 text-xs text-slate-600 dark:text-slate-400">
           Use 8 ou mais caracteres com letras maiúsculas, minúsculas e números.
         </p>
-        <SubmitButton pendingText="Criando conta...">Criar conta</SubmitButton>
+        <SubmitButton size="lg" className="w-full" pendingText="Criando conta...">Criar conta</SubmitButton>
       </ConformForm>
       <p className="mt-6 text-center text-sm text-slate-700 dark:text-slate-300">
         Já tem uma conta? <Link className={linkClass} to="/signin">Entrar</Link>

@@ -1,5 +1,6 @@
 // Provider interfaces for Nika's chat and audio. Each implementation speaks a real protocol
 // (OpenAI-compatible HTTP, the Workers AI binding, the automation-webhook contract of spec §7).
+import { errorMessage } from "~/lib/errors";
 
 export type ChatRole = "system" | "user" | "assistant";
 export interface ChatMessage {
@@ -104,7 +105,7 @@ export function deadline(ms: number, caller?: AbortSignal): { signal: AbortSigna
 export function toProviderError(error: unknown, provider: string, timedOut: boolean): ProviderError {
   if (error instanceof ProviderError) return error;
   const name = error instanceof Error ? error.name : "";
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   if (timedOut || name === "TimeoutError") return new ProviderError("timeout", provider, "no answer in time", { cause: error });
   if (name === "AbortError") return new ProviderError("unreachable", provider, "request aborted", { cause: error });
   if (error instanceof SyntaxError) return new ProviderError("bad_response", provider, message, { cause: error });

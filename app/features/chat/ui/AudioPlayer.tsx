@@ -1,18 +1,9 @@
 // Play/pause, speed and errors for one message's audio. Every player reads the page's single playback
 // bus, so only one message plays at a time and recording pauses all of them (spec §4, §8 "Audio player").
 import { useEffect, useRef, useSyncExternalStore } from "react";
-import { createIcon } from "~/features/shell/icons";
+import { PauseIcon, PlayIcon } from "~/components/icons";
 import { getServerPlaybackSnapshot, pausedWhileRecordingMessage, playback } from "../audio/playback";
 import { PLAYBACK_SPEEDS } from "../audio/validate";
-
-const PlayIcon = createIcon(<path d="M8 5.5v13l11-6.5-11-6.5Z" />, { size: 18, strokeWidth: 2 });
-const PauseIcon = createIcon(
-  <>
-    <path d="M9 5.5v13" />
-    <path d="M15 5.5v13" />
-  </>,
-  { size: 18, strokeWidth: 2.5 },
-);
 
 const focusRing =
   "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:focus-visible:outline-indigo-300";

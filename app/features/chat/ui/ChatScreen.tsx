@@ -3,7 +3,7 @@
 // Without JavaScript it is a plain form post: the server waits for the whole reply and redirects back.
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { lazy, Suspense, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
-import { ArrowLeftIcon, MicIcon, SparkleIcon } from "~/features/shell/icons";
+import { ArrowLeftIcon, MicIcon, SparkleIcon } from "~/components/icons";
 import { useHydrated } from "~/lib/use-hydrated";
 import { playback } from "../audio/playback";
 import type { ChatFormError, ChatPageData, ClientMessage } from "../types";

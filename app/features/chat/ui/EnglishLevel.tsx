@@ -1,6 +1,7 @@
 // The English level test's own parts: the intro (current level, start/retake) and the level banner above the chat.
 import { Form, Link } from "@remix-run/react";
-import { ArrowLeftIcon } from "~/features/shell/icons";
+import { buttonVariants } from "~/components/button";
+import { ArrowLeftIcon } from "~/components/icons";
 
 const LEVEL_NAMES: Record<string, string> = {
   A1: "Iniciante",
@@ -39,7 +40,7 @@ export function LevelTestIntro({ level, levelAt }: { level: string | null; level
       ) : null}
       <Form method="post" className="mt-6">
         <input type="hidden" name="intent" value="new" />
-        <button type="submit" className="inline-flex h-12 items-center justify-center rounded-xl bg-indigo-600 px-6 font-semibold text-white hover:bg-indigo-700">
+        <button type="submit" className={buttonVariants({ size: "lg", className: "h-12 px-6 py-0" })}>
           {level ? "Refazer o teste" : "Começar o teste"}
         </button>
       </Form>

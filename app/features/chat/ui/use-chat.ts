@@ -1,7 +1,7 @@
 // The chat island's state: the messages, Nika's typing/streaming, and the two streaming calls
 // (greeting, learner message) read with fetch() as text/event-stream (see stream.server.ts).
 import { useCallback, useEffect, useRef, useState } from "react";
-import { toast } from "~/features/shell/Toaster";
+import { toast } from "~/components/Toaster";
 import { parseSse } from "~/lib/sse";
 import type { ChatPageData, ClientMessage } from "../types";
 

@@ -1,7 +1,7 @@
 // Voice messages: MediaRecorder → 16 kHz mono WAV → checks → send. Recording pauses every other
 // playback and restores it afterwards (spec §4). Errors become 'Erro no Microfone' toasts (spec §8).
 import { useCallback, useEffect, useRef, useState } from "react";
-import { toast } from "~/features/shell/Toaster";
+import { toast } from "~/components/Toaster";
 import { playback } from "../audio/playback";
 import { createRecorder, MICROPHONE_TOAST_TITLE, recordToWav, type Recorder } from "../audio/recorder";
 

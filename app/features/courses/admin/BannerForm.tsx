@@ -1,24 +1,23 @@
 // The courses banner (hero of /courses): title, subtitle (`||` → line break), background image or
 // gradient, active. One active banner per section.
-import { CheckboxField, ImageField, TextAreaField, TextField } from "./fields";
-import { useAdminForm, type AdminActionData } from "./form-state";
+import { CheckboxField, Field, TextareaField, useSchemaForm } from "~/components/forms";
+import type { siteBanners } from "~/server/schema";
+import { ImageField } from "./fields";
+import type { AdminActionData } from "./form-state";
 import { AdminForm } from "./AdminForm";
 import { bannerSchema, LIMITS } from "./schemas";
 
-export type BannerFormValues = {
-  title: string | null;
-  subtitle: string | null;
-  backgroundImageUrl: string | null;
-  backgroundGradient: string | null;
-  isActive: boolean;
-};
+export type BannerFormValues = Pick<
+  typeof siteBanners.$inferSelect,
+  "title" | "subtitle" | "backgroundImageUrl" | "backgroundGradient" | "isActive"
+>;
 
 export const DEFAULT_GRADIENT = "linear-gradient(135deg, #312e81 0%, #6d28d9 55%, #be185d 100%)";
 
 export function BannerForm({ banner, actionData, action, closeTo }: { banner: BannerFormValues | null; actionData?: AdminActionData; action: string; closeTo: string }) {
-  const [form, fields] = useAdminForm(bannerSchema, {
+  const [form, fields] = useSchemaForm(bannerSchema, actionData?.result, {
     id: "banner-cursos",
-    lastResult: actionData?.result,
+    shouldValidate: "onBlur",
     defaultValue: {
       title: banner?.title ?? "",
       subtitle: banner?.subtitle ?? "",
@@ -30,8 +29,8 @@ export function BannerForm({ banner, actionData, action, closeTo }: { banner: Ba
 
   return (
     <AdminForm form={form} action={action} actionData={actionData} closeTo={closeTo} submitLabel="Salvar banner">
-      <TextField meta={fields.title} label="Título" maxLength={LIMITS.bannerTitle} hint="Vazio: “Cursos em Vídeo”." />
-      <TextAreaField meta={fields.subtitle} label="Subtítulo" rows={2} hint="Use || para quebrar a linha. Até 500 caracteres." />
+      <Field meta={fields.title} label="Título" maxLength={LIMITS.bannerTitle} hint="Vazio: “Cursos em Vídeo”." />
+      <TextareaField meta={fields.subtitle} label="Subtítulo" rows={2} hint="Use || para quebrar a linha. Até 500 caracteres." />
       <ImageField
         urlMeta={fields.background_image_url}
         fileMeta={fields.background_image_file}
@@ -39,7 +38,7 @@ export function BannerForm({ banner, actionData, action, closeTo }: { banner: Ba
         alt="Imagem de fundo atual do banner"
         aspect="aspect-video"
       />
-      <TextField
+      <Field
         meta={fields.background_gradient}
         label="Gradiente (sem imagem)"
         placeholder={DEFAULT_GRADIENT}

@@ -1,25 +1,21 @@
 // "Editar Aula" (spec §5 lesson form): title, description, video URL or embed code, thumbnail,
 // duration and order.
-import { ImageField, TextAreaField, TextField } from "./fields";
-import { useAdminForm, type AdminActionData } from "./form-state";
+import { Field, TextareaField, useSchemaForm } from "~/components/forms";
+import type { lessons } from "~/server/schema";
+import { ImageField } from "./fields";
+import type { AdminActionData } from "./form-state";
 import { AdminForm } from "./AdminForm";
 import { lessonSchema, LIMITS } from "./schemas";
 
-export type LessonFormValues = {
-  id: string;
-  title: string;
-  description: string | null;
-  videoUrl: string | null;
-  iframe: string | null;
-  thumbnailUrl: string | null;
-  durationSeconds: number;
-  orderIndex: number;
-};
+export type LessonFormValues = Pick<
+  typeof lessons.$inferSelect,
+  "id" | "title" | "description" | "videoUrl" | "iframe" | "thumbnailUrl" | "durationSeconds" | "orderIndex"
+>;
 
 export function LessonForm({ lesson, actionData, action, closeTo }: { lesson: LessonFormValues; actionData?: AdminActionData; action: string; closeTo: string }) {
-  const [form, fields] = useAdminForm(lessonSchema, {
+  const [form, fields] = useSchemaForm(lessonSchema, actionData?.result, {
     id: `aula-${lesson.id}`,
-    lastResult: actionData?.result,
+    shouldValidate: "onBlur",
     defaultValue: {
       title: lesson.title,
       description: lesson.description ?? "",
@@ -33,9 +29,9 @@ export function LessonForm({ lesson, actionData, action, closeTo }: { lesson: Le
 
   return (
     <AdminForm form={form} action={action} actionData={actionData} closeTo={closeTo} submitLabel="Salvar alterações">
-      <TextField meta={fields.title} label="Título" maxLength={LIMITS.title} />
-      <TextAreaField meta={fields.description} label="Descrição" rows={4} hint="Opcional, até 1000 caracteres." />
-      <TextField
+      <Field meta={fields.title} label="Título" maxLength={LIMITS.title} />
+      <TextareaField meta={fields.description} label="Descrição" rows={4} hint="Opcional, até 1000 caracteres." />
+      <Field
         meta={fields.video_url}
         label="URL do vídeo"
         type="url"
@@ -43,7 +39,7 @@ export function LessonForm({ lesson, actionData, action, closeTo }: { lesson: Le
         placeholder="https://www.youtube.com/watch?v=…"
         hint="YouTube, Vimeo ou arquivo .mp4, .webm ou .ogg."
       />
-      <TextAreaField
+      <TextareaField
         meta={fields.iframe}
         label="Código iframe (opcional)"
         rows={3}
@@ -52,8 +48,8 @@ export function LessonForm({ lesson, actionData, action, closeTo }: { lesson: Le
         hint="Somente players do YouTube, Vimeo, Wistia, Loom, Bunny Stream, Cloudflare Stream, Panda Video, Dailymotion ou Google Drive. Só o endereço (src) é usado."
       />
       <div className="grid gap-x-4 sm:grid-cols-2">
-        <TextField meta={fields.duration_seconds} label="Duração (segundos)" type="number" min={0} inputMode="numeric" />
-        <TextField meta={fields.order_index} label="Ordem" type="number" min={0} inputMode="numeric" />
+        <Field meta={fields.duration_seconds} label="Duração (segundos)" type="number" min={0} inputMode="numeric" />
+        <Field meta={fields.order_index} label="Ordem" type="number" min={0} inputMode="numeric" />
       </div>
       <ImageField
         urlMeta={fields.thumbnail_url}

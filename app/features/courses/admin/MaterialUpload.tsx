@@ -2,12 +2,13 @@
 // The type is not enforced (spec §5); over 50 MB is refused here and, authoritatively, by the server.
 import { Form, useNavigation } from "@remix-run/react";
 import { useId, useRef, useState, type DragEvent } from "react";
+import { SubmitButton } from "~/components/button";
+import { UploadIcon } from "~/components/icons";
+import { NoticeBox } from "~/components/notice";
 import { MATERIAL_MAX_BYTES } from "~/lib/media";
-import { FormNotice } from "./fields";
 import { useAnchoredAction, useHydrated } from "./AdminPanel";
 import { useNoticeToast, type AdminActionData } from "./form-state";
 import { formatFileSize, MATERIAL_HINT_TYPES } from "../material-files";
-import { UploadIcon } from "../materials";
 import { MESSAGES } from "./schemas";
 
 export function MaterialUpload({ action, actionData }: { action: string; actionData?: AdminActionData }) {
@@ -57,7 +58,7 @@ export function MaterialUpload({ action, actionData }: { action: string; actionD
         }
       }}
     >
-      {hydrated ? null : <FormNotice notice={actionData?.notice} />}
+      {hydrated ? null : <NoticeBox notice={actionData?.notice} />}
       <input type="hidden" name="intent" value="upload" />
       <label
         onDragOver={(event) => {
@@ -73,7 +74,7 @@ export function MaterialUpload({ action, actionData }: { action: string; actionD
         }`}
       >
         <span className="flex size-12 items-center justify-center rounded-full bg-indigo-50 text-indigo-700 dark:bg-indigo-400/15 dark:text-indigo-200">
-          <UploadIcon />
+          <UploadIcon size={20} />
         </span>
         <span className="font-semibold">{hydrated ? "Arraste um arquivo aqui ou clique para selecionar" : "Selecione um arquivo"}</span>
         <span className="text-sm text-slate-600 dark:text-slate-400">
@@ -106,13 +107,9 @@ export function MaterialUpload({ action, actionData }: { action: string; actionD
         </p>
       ) : null}
       <div className="mt-4 flex justify-end">
-        <button
-          type="submit"
-          disabled={pending}
-          className="inline-flex items-center justify-center gap-2 rounded-lg bg-indigo-600 px-5 py-2.5 font-semibold text-white hover:bg-indigo-500 disabled:cursor-not-allowed disabled:opacity-60"
-        >
-          {pending ? "Enviando..." : "Enviar material"}
-        </button>
+        <SubmitButton size="lg" pending={pending} pendingText="Enviando...">
+          Enviar material
+        </SubmitButton>
       </div>
     </Form>
   );

@@ -1,26 +1,21 @@
 // "Editar Módulo" (spec §5 module form): title, description, image, banner image, banner title and
 // subtitle, availability, order.
-import { ImageField, SelectField, TextAreaField, TextField } from "./fields";
-import { useAdminForm, type AdminActionData } from "./form-state";
+import { Field, SelectField, TextareaField, useSchemaForm } from "~/components/forms";
+import type { modules } from "~/server/schema";
+import { ImageField } from "./fields";
+import type { AdminActionData } from "./form-state";
 import { AdminForm } from "./AdminForm";
 import { LIMITS, moduleSchema } from "./schemas";
 
-export type ModuleFormValues = {
-  id: string;
-  title: string;
-  description: string | null;
-  orderIndex: number;
-  imageUrl: string | null;
-  bannerUrl: string | null;
-  bannerTitle: string | null;
-  bannerSubtitle: string | null;
-  available: "yes" | "no";
-};
+export type ModuleFormValues = Pick<
+  typeof modules.$inferSelect,
+  "id" | "title" | "description" | "orderIndex" | "imageUrl" | "bannerUrl" | "bannerTitle" | "bannerSubtitle" | "available"
+>;
 
 export function ModuleForm({ module, actionData, action, closeTo }: { module: ModuleFormValues; actionData?: AdminActionData; action: string; closeTo: string }) {
-  const [form, fields] = useAdminForm(moduleSchema, {
+  const [form, fields] = useSchemaForm(moduleSchema, actionData?.result, {
     id: `modulo-${module.id}`,
-    lastResult: actionData?.result,
+    shouldValidate: "onBlur",
     defaultValue: {
       title: module.title,
       description: module.description ?? "",
@@ -35,8 +30,8 @@ export function ModuleForm({ module, actionData, action, closeTo }: { module: Mo
 
   return (
     <AdminForm form={form} action={action} actionData={actionData} closeTo={closeTo} submitLabel="Salvar alterações">
-      <TextField meta={fields.title} label="Título" maxLength={LIMITS.title} />
-      <TextAreaField meta={fields.description} label="Descrição" rows={3} hint="Opcional, até 500 caracteres." />
+      <Field meta={fields.title} label="Título" maxLength={LIMITS.title} />
+      <TextareaField meta={fields.description} label="Descrição" rows={3} hint="Opcional, até 500 caracteres." />
       <div className="grid gap-x-4 sm:grid-cols-2">
         <SelectField
           meta={fields.available}
@@ -46,7 +41,7 @@ export function ModuleForm({ module, actionData, action, closeTo }: { module: Mo
             { value: "no", label: "Em breve" },
           ]}
         />
-        <TextField meta={fields.order_index} label="Ordem" type="number" min={0} inputMode="numeric" hint="0 ou mais; define a posição no catálogo." />
+        <Field meta={fields.order_index} label="Ordem" type="number" min={0} inputMode="numeric" hint="0 ou mais; define a posição no catálogo." />
       </div>
       <ImageField urlMeta={fields.image_url} fileMeta={fields.image_file} label="Imagem do módulo (4:5)" alt={`Imagem atual do módulo ${module.title}`} />
       <ImageField
@@ -56,8 +51,8 @@ export function ModuleForm({ module, actionData, action, closeTo }: { module: Mo
         alt={`Banner atual do módulo ${module.title}`}
         aspect="aspect-video"
       />
-      <TextField meta={fields.banner_title} label="Título do banner" hint="Opcional. Padrão: Módulo {ordem}: {título}." />
-      <TextAreaField meta={fields.banner_subtitle} label="Subtítulo do banner" rows={2} hint="Opcional, até 500 caracteres. Padrão: a descrição." />
+      <Field meta={fields.banner_title} label="Título do banner" hint="Opcional. Padrão: Módulo {ordem}: {título}." />
+      <TextareaField meta={fields.banner_subtitle} label="Subtítulo do banner" rows={2} hint="Opcional, até 500 caracteres. Padrão: a descrição." />
     </AdminForm>
   );
 }

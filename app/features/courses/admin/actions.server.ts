@@ -2,7 +2,7 @@
 // redirect + flash toast (saved) or the form state + a notice (kept input, 4xx/5xx).
 import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import type { z } from "zod";
-import type { Notice } from "~/features/auth/ui";
+import type { Notice } from "~/components/notice";
 import { requireAdmin } from "~/server/auth.server";
 import { requireFeature } from "~/server/flags.server";
 import { redirectWithToast } from "~/server/toast.server";

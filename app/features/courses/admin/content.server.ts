@@ -1,12 +1,11 @@
 // Reads and writes of the admin forms: one module, one lesson, the courses banner. Updates return the
 // image URLs before and after in the same statement, so replaced objects can be deleted.
 import { and, desc, eq, ne, sql } from "drizzle-orm";
-import type { Database, DbOrTx } from "~/server/db.server";
+import { isUuid } from "~/lib/ids";
+import { rowsOf, type Database, type DbOrTx } from "~/server/db.server";
 import { lessons, modules, siteBanners } from "~/server/schema";
-import { isUuid } from "../materials.server";
+import { lessonColumns } from "../catalog.server";
 import { orNull, type BannerInput, type LessonInput, type ModuleInput } from "./schemas";
-
-const rowsOf = <T>(result: unknown): T[] => (result as { rows?: T[] }).rows ?? (result as T[]);
 
 export const COURSES_SECTION = "courses";
 
@@ -56,18 +55,7 @@ export async function updateModule(db: DbOrTx, moduleId: string, input: ModuleIn
 export async function findLessonForEdit(db: DbOrTx, lessonId: string) {
   if (!isUuid(lessonId)) return null;
   const [row] = await db
-    .select({
-      id: lessons.id,
-      moduleId: lessons.moduleId,
-      moduleTitle: modules.title,
-      title: lessons.title,
-      description: lessons.description,
-      videoUrl: lessons.videoUrl,
-      iframe: lessons.iframe,
-      thumbnailUrl: lessons.thumbnailUrl,
-      durationSeconds: lessons.durationSeconds,
-      orderIndex: lessons.orderIndex,
-    })
+    .select({ ...lessonColumns, moduleId: lessons.moduleId, moduleTitle: modules.title })
     .from(lessons)
     .innerJoin(modules, eq(modules.id, lessons.moduleId))
     .where(eq(lessons.id, lessonId));

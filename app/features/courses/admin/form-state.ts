@@ -1,31 +1,14 @@
-// Client side of the admin forms: conform state from the shared schema, and the feedback of an action
-// — a toast with JavaScript, an inline notice without it (rendered by the form).
-import { useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+// Client side of the admin forms: the feedback of an action — a toast with JavaScript, an inline
+// notice without it (rendered by the form) — and whether a form is being sent. The form state itself
+// is useSchemaForm (~/components/forms).
+import type { SubmissionResult } from "@conform-to/react";
 import { useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import type { z } from "zod";
-import type { Notice } from "~/features/auth/ui";
-import { toast } from "~/features/shell/Toaster";
+import type { Notice } from "~/components/notice";
+import { toast } from "~/components/Toaster";
 
 /** What an admin action answers when it does not redirect. */
 export type AdminActionData = { result: SubmissionResult<string[]> | null; notice: Notice | null };
-
-export function useAdminForm<Schema extends z.ZodType<Record<string, unknown>>>(
-  schema: Schema,
-  options: { id: string; lastResult?: SubmissionResult<string[]> | null; defaultValue: Record<string, unknown> },
-) {
-  type Fields = z.input<Schema> & Record<string, unknown>;
-  return useForm<Fields, z.output<Schema>>({
-    id: options.id,
-    lastResult: options.lastResult,
-    defaultValue: options.defaultValue as never,
-    constraint: getZodConstraint(schema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-  });
-}
 
 /** Shows the action's notice as a toast (once per answer). */
 export function useNoticeToast(notice: Notice | null | undefined) {

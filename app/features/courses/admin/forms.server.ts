@@ -4,6 +4,7 @@ import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { z } from "zod";
+import { errorMessage } from "~/lib/errors";
 import {
   deleteQuietly, IMAGE_MAX_BYTES, imageKey, keyFromPublicUrl, mediaBucket, publicPath, putObject, sniffImage,
   type ImageFolder, type MediaBucket,
@@ -49,7 +50,7 @@ export async function parseAdminForm<Schema extends z.ZodType>(
     }));
   } catch (error) {
     if (error instanceof BodyTooLargeError) return { kind: "too_large" };
-    return { kind: "unreadable", message: error instanceof Error ? error.message : String(error) };
+    return { kind: "unreadable", message: errorMessage(error) };
   }
 
   const submission = parseWithZod(formData, { schema }) as Submission<unknown, string[], z.output<Schema>>;
@@ -92,8 +93,6 @@ export type SaveOutcome =
   | { status: "image_failed"; message: string }
   | { status: "failed"; message: string };
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
 /**
  * The save step every admin form shares: store new images, run `save` with their URLs, then delete
  * the objects that are no longer referenced (replaced or cleared images in our storage). If `save`
@@ -111,7 +110,7 @@ export async function saveWithImages(
       urls = await storeImages(bucket, images);
     } catch (error) {
       console.error("admin: image upload failed", error);
-      return { status: "image_failed", message: messageOf(error) };
+      return { status: "image_failed", message: errorMessage(error) };
     }
   }
   const newKeys = Object.values(urls).map((url) => keyFromPublicUrl(url));
@@ -121,7 +120,7 @@ export async function saveWithImages(
   } catch (error) {
     if (bucket) await deleteQuietly(bucket, newKeys);
     console.error("admin: save failed", error);
-    return { status: "failed", message: messageOf(error) };
+    return { status: "failed", message: errorMessage(error) };
   }
   if (!saved) {
     if (bucket) await deleteQuietly(bucket, newKeys);

@@ -2,7 +2,7 @@
 // feedback) and the actions (the authority). Exact pt-BR messages where the spec gives them; generic
 // English ones (zod 3 wording, as the spec quotes) elsewhere.
 import { z } from "zod";
-import { IMAGE_MAX_BYTES, INLINE_IMAGE_TYPES } from "~/lib/media";
+import { IMAGE_MAX_BYTES, INLINE_IMAGE_TYPES, sniffImage } from "~/lib/media";
 import { checkEmbedCode, videoFromUrl, VIDEO_URL_NOT_SUPPORTED } from "../video-embed";
 
 export const MESSAGES = {
@@ -82,9 +82,19 @@ const imageFile = z
   .optional()
   .superRefine((value, ctx) => {
     if (!isFile(value) || (value.size === 0 && value.name === "")) return;
-    if (!INLINE_IMAGE_TYPES.has(value.type)) ctx.addIssue({ code: "custom", message: MESSAGES.imageType });
-    else if (value.size > IMAGE_MAX_BYTES) ctx.addIssue({ code: "custom", message: MESSAGES.imageTooLarge });
+    // The server's order: size first (an oversized file is dropped unread), then the type.
+    if (value.size > IMAGE_MAX_BYTES) ctx.addIssue({ code: "custom", message: MESSAGES.imageTooLarge });
+    else if (!INLINE_IMAGE_TYPES.has(value.type)) ctx.addIssue({ code: "custom", message: MESSAGES.imageType });
   });
+
+/**
+ * What is wrong with an image chosen in the browser, checked as the server checks it: over 5 MB first
+ * (the server drops such a file unread), then the first bytes, which must be a JPEG/PNG/GIF/WebP/AVIF.
+ */
+export function chosenImageError(size: number, head: Uint8Array): string | null {
+  if (size > IMAGE_MAX_BYTES) return MESSAGES.imageTooLarge;
+  return sniffImage(head) ? null : MESSAGES.imageType;
+}
 
 export const moduleSchema = z.object({
   title,

@@ -3,13 +3,13 @@ import { Link, Outlet, useActionData, useLoaderData } from "@remix-run/react";
 import { courseNotFound, handleCompleteAction, loadLessonPage } from "~/features/courses/catalog.server";
 import { Comments } from "~/features/courses/Comments";
 import { handleCommentAction, loadLessonComments, type CommentActionData } from "~/features/courses/comments.server";
-import { BookIcon, ChatBubbleIcon, UploadIcon } from "~/features/courses/icons";
+import { buttonVariants } from "~/components/button";
+import { BookIcon, ChatIcon, UploadIcon } from "~/components/icons";
 import { LessonTabs } from "~/features/courses/LessonTabs";
 import { AboutLesson, LessonActions, LessonHeader } from "~/features/courses/LessonView";
 import { useLessonLiveRefresh } from "~/features/courses/live";
 import { MaterialsList } from "~/features/courses/materials";
 import { CourseErrorBoundary, courseErrorTitle } from "~/features/courses/NotFound";
-import { secondaryButton } from "~/features/courses/ui";
 import { LessonVideo } from "~/features/courses/video";
 import { requireUser } from "~/server/auth.server";
 import { requireFeature } from "~/server/flags.server";
@@ -87,7 +87,7 @@ export default function LessonRoute() {
                       Materiais da aula
                     </h2>
                     {isAdmin ? (
-                      <Link to={`/courses/lessons/${page.lesson.id}/materials#${ADMIN_PANEL_ID}`} preventScrollReset className={secondaryButton}>
+                      <Link to={`/courses/lessons/${page.lesson.id}/materials#${ADMIN_PANEL_ID}`} preventScrollReset className={buttonVariants({ variant: "secondary" })}>
                         <UploadIcon size={16} />
                         Enviar material
                       </Link>
@@ -101,7 +101,7 @@ export default function LessonRoute() {
             },
             {
               id: "comentarios",
-              icon: <ChatBubbleIcon size={16} />,
+              icon: <ChatIcon size={16} />,
               label: "Comentários",
               panel: <Comments threads={comments.threads} count={comments.count} now={now} isAdmin={isAdmin} failure={commentFailure} />,
             },

@@ -5,7 +5,7 @@ import { LessonList } from "~/features/courses/LessonList";
 import { ModuleBanner, moduleHeading } from "~/features/courses/ModuleBanner";
 import { CourseErrorBoundary, courseErrorTitle } from "~/features/courses/NotFound";
 import { EditLink } from "~/features/courses/ui";
-import { ArrowLeftIcon } from "~/features/shell/icons";
+import { ArrowLeftIcon } from "~/components/icons";
 import { requireUser } from "~/server/auth.server";
 import { requireFeature } from "~/server/flags.server";
 
@@ -35,7 +35,12 @@ export default function ModuleRoute() {
           <ArrowLeftIcon size={16} />
           Voltar aos Cursos
         </Link>
-        {isAdmin ? <EditLink to={`/courses/modules/${page.module.id}/edit`}>Editar Módulo</EditLink> : null}
+        {isAdmin ? (
+          // Spec: admins edit on desktop; the module page hides its edit controls below 768 px.
+          <EditLink to={`/courses/modules/${page.module.id}/edit`} className="hidden md:inline-flex">
+            Editar Módulo
+          </EditLink>
+        ) : null}
       </div>
       <ModuleBanner page={page} />
       <section aria-label="Aulas" className="mt-6">

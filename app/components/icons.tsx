@@ -1,10 +1,12 @@
-// Inline stroke icons (24×24, currentColor). No icon library: each is a few bytes of path data.
+// The app's icons: inline strokes (24×24, currentColor, decorative). No icon library: each is a few
+// bytes of path data. Default 20 px; glyphs drawn for small sizes (course and player icons) use a
+// heavier stroke.
 import type { ReactNode, SVGProps } from "react";
 
 export type IconProps = SVGProps<SVGSVGElement> & { size?: number };
 export type IconComponent = (props: IconProps) => ReactNode;
 
-/** Builds a stroke icon; features pass their own default size and stroke weight. */
+/** Builds a stroke icon with its default size and stroke weight (both can be overridden by props). */
 export function createIcon(paths: ReactNode, defaults: { size?: number; strokeWidth?: number } = {}): IconComponent {
   const { size: defaultSize = 20, strokeWidth = 1.8 } = defaults;
   return function Icon({ size = defaultSize, ...props }: IconProps) {
@@ -28,6 +30,8 @@ export function createIcon(paths: ReactNode, defaults: { size?: number; strokeWi
   };
 }
 const icon = (paths: ReactNode) => createIcon(paths);
+/** Small glyphs (badges, buttons, the audio player): a 2 px stroke, 18 px by default. */
+const bold = (paths: ReactNode, strokeWidth = 2) => createIcon(paths, { size: 18, strokeWidth });
 
 export const HomeIcon = icon(
   <>
@@ -36,7 +40,8 @@ export const HomeIcon = icon(
   </>,
 );
 export const ChatIcon = icon(<path d="M21 11.5a8.5 8.5 0 0 1-12.4 7.6L3.5 20.5l1.5-4.6A8.5 8.5 0 1 1 21 11.5Z" />);
-export const PlayIcon = icon(
+/** A video screen with a play mark (Teacher FLIX in the navigation). */
+export const VideoIcon = icon(
   <>
     <rect x="3" y="5" width="18" height="14" rx="3" />
     <path d="m10 9 5 3-5 3Z" />
@@ -124,6 +129,46 @@ export const ClockIcon = icon(
     <path d="M12 7v5l3 2" />
   </>,
 );
+
+export const FileIcon = icon(
+  <>
+    <path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8Z" />
+    <path d="M14 3v5h5" />
+  </>,
+);
+export const DownloadIcon = icon(<path d="M12 4v11m-5-5 5 5 5-5M5 20h14" />);
+export const TrashIcon = icon(<path d="M4 7h16M10 11v6m4-6v6M6 7l1 12a2 2 0 0 0 2 2h6a2 2 0 0 0 2-2l1-12M9 7V4h6v3" />);
+
+export const PlayIcon = bold(<path d="M8 5.5v13l11-6.5-11-6.5Z" />);
+export const PauseIcon = bold(
+  <>
+    <path d="M9 5.5v13" />
+    <path d="M15 5.5v13" />
+  </>,
+  2.5,
+);
+export const CheckIcon = bold(<path d="M5 12.5l4.5 4.5L19 7.5" />);
+export const PencilIcon = bold(
+  <>
+    <path d="M4 20h4L19 9l-4-4L4 16v4Z" />
+    <path d="m13.5 6.5 4 4" />
+  </>,
+);
+export const ChevronLeftIcon = bold(<path d="m15 18-6-6 6-6" />);
+export const ChevronRightIcon = bold(<path d="m9 18 6-6-6-6" />);
+export const BookIcon = bold(
+  <>
+    <path d="M4 5.5A2.5 2.5 0 0 1 6.5 3H20v15H6.5A2.5 2.5 0 0 0 4 20.5v-15Z" />
+    <path d="M4 20.5A2.5 2.5 0 0 1 6.5 18H20v3H6.5" />
+  </>,
+);
+export const UploadIcon = bold(
+  <>
+    <path d="M12 16V4m-5 5 5-5 5 5" />
+    <path d="M4 16v3a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-3" />
+  </>,
+);
+export const ReplyIcon = bold(<path d="M10 8 4 13l6 5m-6-5h10a6 6 0 0 1 6 6" />);
 
 /** Nika's mark: a rounded square with an "N" speech tail. Decorative. */
 export function NikaLogo({ size = 32, className }: { size?: number; className?: string }) {

@@ -3,8 +3,8 @@
 import { Link, isRouteErrorResponse, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { isFeatureDisabled } from "~/lib/flags";
+import { buttonVariants } from "./button";
 import { AlertIcon, ArrowLeftIcon, ClockIcon, RefreshIcon } from "./icons";
-
 
 export function isNotFound(error: unknown) {
   return isRouteErrorResponse(error) && error.status === 404;
@@ -20,8 +20,7 @@ export function ErrorScreen({ error }: { error: unknown }) {
   return <GenericErrorScreen error={error} />;
 }
 
-const primaryButton =
-  "inline-flex items-center justify-center gap-2 rounded-xl bg-indigo-600 px-5 py-3 font-semibold text-white shadow-sm hover:bg-indigo-700";
+const primaryButton = buttonVariants({ size: "lg", className: "mt-8" });
 
 function Frame({ icon, title, children }: { icon: ReactNode; title: string; children: ReactNode }) {
   return (
@@ -37,7 +36,7 @@ function Frame({ icon, title, children }: { icon: ReactNode; title: string; chil
 
 function HomeLink() {
   return (
-    <Link to="/" className={`mt-8 ${primaryButton}`}>
+    <Link to="/" className={primaryButton}>
       <ArrowLeftIcon size={18} />
       Voltar ao início
     </Link>
@@ -111,7 +110,7 @@ export function GenericErrorScreen({ error }: { error: unknown }) {
           event.preventDefault();
           window.location.reload();
         }}
-        className={`mt-8 ${primaryButton}`}
+        className={primaryButton}
       >
         <RefreshIcon size={18} />
         Recarregar página
