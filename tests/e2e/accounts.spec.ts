@@ -1,6 +1,10 @@
-import { expect, test } from "@playwright/test";
+// Accounts, through the real forms: the only spec that signs in with /signin (the others get a
+// session from the fixtures in ./support, whose cookie the last test here compares with the form's).
+import { eq } from "drizzle-orm";
+import { sessions } from "../../app/server/schema";
+import { sha256Hex } from "../../app/server/password";
 import {
-  BLOCKED, LEARNER, PASSWORD, createConfirmedUser, emailsSentTo, expectAccessible, followMailLink, signIn, uniqueEmail, userByEmail,
+  PASSWORD, emailsSentTo, expect, expectAccessible, followMailLink, sessionCookie, signInWithForm, test, uniqueEmail, userByEmail, withDb,
 } from "./support";
 
 test("sign-up → confirm through the mailbox → sign-in → home → Labs → sign-out", async ({ page }, testInfo) => {
@@ -15,7 +19,7 @@ test("sign-up → confirm through the mailbox → sign-in → home → Labs → 
   await page.getByLabel("Confirmar senha").fill(PASSWORD);
   await page.getByRole("button", { name: "Criar conta" }).click();
 
-  await expect(page).toHaveURL(/\/email-verification$/);
+  await expect(page).toHaveRedirectedTo("/email-verification");
   await expect(page.getByText(email)).toBeVisible();
   await expectAccessible(page);
 
@@ -25,15 +29,15 @@ test("sign-up → confirm through the mailbox → sign-in → home → Labs → 
   await followMailLink(page, email, "/confirm-email");
   await expect(page.getByRole("heading", { name: "Email confirmado!" })).toBeVisible();
   await expectAccessible(page);
-  await page.waitForURL((url) => url.pathname === "/", { timeout: 10_000 }); // 2 s redirect, with or without JS
+  await expect(page).toHaveRedirectedTo("/", { timeout: 10_000 }); // 2 s redirect, with or without JS
   expect((await userByEmail(email))?.emailConfirmedAt).not.toBeNull();
 
   await page.getByRole("button", { name: "Sair" }).first().click();
-  await expect(page).toHaveURL(/\/signin$/);
+  await expect(page).toHaveRedirectedTo("/signin");
 
-  await signIn(page, email, PASSWORD);
-  await expect(page).toHaveURL(/\/$/);
-  await expect(page.getByText("Login realizado com sucesso!")).toBeVisible();
+  await signInWithForm(page, email, PASSWORD);
+  await expect(page).toHaveRedirectedTo("/");
+  await expect(page).toShowToast("Login realizado com sucesso!");
   await expect(page.getByRole("link", { name: /Chat with Nika/ }).first()).toBeVisible();
   await expect(page.getByRole("link", { name: /Teacher FLIX/ }).first()).toBeVisible();
   await expectAccessible(page);
@@ -45,9 +49,9 @@ test("sign-up → confirm through the mailbox → sign-in → home → Labs → 
   await expectAccessible(page);
 
   await page.getByRole("button", { name: "Sair" }).first().click();
-  await expect(page).toHaveURL(/\/signin$/);
+  await expect(page).toHaveRedirectedTo("/signin");
   await page.goto("/labs");
-  await expect(page).toHaveURL(/\/signin\?redirectTo=%2Flabs$/);
+  await expect(page).toHaveRedirectedTo("/signin?redirectTo=%2Flabs");
 });
 
 test("sign-up shows the validation messages of the spec", async ({ page }) => {
@@ -65,10 +69,11 @@ test("sign-up shows the validation messages of the spec", async ({ page }) => {
   await expectAccessible(page);
 });
 
-test("an existing e-mail is refused", async ({ page }) => {
+test("an existing e-mail is refused", async ({ page, createAccount }) => {
+  const existing = await createAccount();
   await page.goto("/signup");
   await page.getByLabel("Nome").fill("Outra Pessoa");
-  await page.getByLabel("Email").fill(LEARNER.email);
+  await page.getByLabel("Email").fill(existing.email);
   await page.getByLabel("WhatsApp").fill("+55 11 91111-2222");
   await page.getByLabel("Senha", { exact: true }).fill(PASSWORD);
   await page.getByLabel("Confirmar senha").fill(PASSWORD);
@@ -77,43 +82,43 @@ test("an existing e-mail is refused", async ({ page }) => {
   await expect(page.getByRole("link", { name: "Ir para o login" })).toBeVisible();
 });
 
-test("an anonymous visitor is sent to /signin and comes back after signing in", async ({ page }) => {
+test("an anonymous visitor is sent to /signin and comes back after signing in", async ({ page, createAccount }) => {
+  const account = await createAccount();
   await page.goto("/labs");
-  await expect(page).toHaveURL(/\/signin\?redirectTo=%2Flabs$/);
+  await expect(page).toHaveRedirectedTo("/signin?redirectTo=%2Flabs");
   await expectAccessible(page);
-  await signIn(page, LEARNER.email, LEARNER.password);
-  await expect(page).toHaveURL(/\/labs$/);
+  await signInWithForm(page, account.email, account.password);
+  await expect(page).toHaveRedirectedTo("/labs");
 });
 
-test("a wrong password gets the spec's message", async ({ page }) => {
+test("a wrong password gets the spec's message", async ({ page, createAccount }) => {
+  const account = await createAccount();
   await page.goto("/signin");
-  await signIn(page, LEARNER.email, "SenhaErrada1");
+  await signInWithForm(page, account.email, "SenhaErrada1");
   await expect(page.getByText("Email ou senha incorretos. Tente novamente.")).toBeVisible();
-  await expect(page).toHaveURL(/\/signin$/);
+  await expect(page).toHaveRedirectedTo("/signin");
   await expectAccessible(page);
 });
 
-test("the sixth sign-in attempt in 15 minutes is refused, even with the right password", async ({ page }, testInfo) => {
-  const email = uniqueEmail(testInfo, "tentativas");
-  await createConfirmedUser(email);
+test("the sixth sign-in attempt in 15 minutes is refused, even with the right password", async ({ page, createAccount }) => {
+  const { email } = await createAccount("learner", { label: "tentativas" });
   await page.goto("/signin");
   for (let attempt = 1; attempt <= 5; attempt++) {
-    await signIn(page, email, `Errada${attempt}x`);
+    await signInWithForm(page, email, `Errada${attempt}x`);
     await expect(page.getByText("Email ou senha incorretos. Tente novamente.")).toBeVisible();
   }
-  await signIn(page, email, PASSWORD);
+  await signInWithForm(page, email, PASSWORD);
   await expect(page.getByText("Muitas tentativas")).toBeVisible();
   await expect(page.getByText(/Aguarde \d+ minutos antes de tentar novamente\./)).toBeVisible();
-  await expect(page).toHaveURL(/\/signin$/);
+  await expect(page).toHaveRedirectedTo("/signin");
 });
 
-test("password reset end to end", async ({ page }, testInfo) => {
-  const email = uniqueEmail(testInfo, "reset");
-  await createConfirmedUser(email);
+test("password reset end to end", async ({ page, createAccount }) => {
+  const { email } = await createAccount("learner", { label: "reset" });
 
   await page.goto("/signin");
   await page.getByRole("link", { name: "Esqueceu a senha?" }).click();
-  await expect(page).toHaveURL(/\/forgot-password$/);
+  await expect(page).toHaveRedirectedTo("/forgot-password");
   await expectAccessible(page);
   await page.getByLabel("Email").fill(email);
   await page.getByRole("button", { name: "Enviar link de redefinição" }).click();
@@ -131,21 +136,41 @@ test("password reset end to end", async ({ page }, testInfo) => {
   await page.getByLabel("Confirmar nova senha").fill("NovaSenha2025");
   await page.getByRole("button", { name: "Redefinir senha" }).click();
   await expect(page.getByRole("heading", { name: "Senha redefinida!" })).toBeVisible();
-  await page.waitForURL(/\/signin$/, { timeout: 10_000 });
+  await expect(page).toHaveRedirectedTo("/signin", { timeout: 10_000 });
 
-  await signIn(page, email, PASSWORD);
+  await signInWithForm(page, email, PASSWORD);
   await expect(page.getByText("Email ou senha incorretos. Tente novamente.")).toBeVisible();
-  await signIn(page, email, "NovaSenha2025");
-  await expect(page).toHaveURL(/\/$/);
+  await signInWithForm(page, email, "NovaSenha2025");
+  await expect(page).toHaveRedirectedTo("/");
 });
 
-test("a blocked account lands on /blocked", async ({ page }) => {
+test("a blocked account lands on /blocked", async ({ page, createAccount }) => {
+  const account = await createAccount("blocked");
   await page.goto("/signin");
-  await signIn(page, BLOCKED.email, BLOCKED.password);
-  await expect(page).toHaveURL(/\/blocked$/);
+  await signInWithForm(page, account.email, account.password);
+  await expect(page).toHaveRedirectedTo("/blocked");
   await expect(page.getByRole("heading", { name: "Conta restrita" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Falar com o suporte" })).toHaveAttribute("href", /^mailto:/);
   await expectAccessible(page);
   await page.goto("/labs");
-  await expect(page).toHaveURL(/\/blocked$/);
+  await expect(page).toHaveRedirectedTo("/blocked");
+});
+
+test("the sign-in form issues the same session cookie the test fixtures forge", async ({ page, createAccount }) => {
+  const account = await createAccount();
+  await page.goto("/signin");
+  await signInWithForm(page, account.email, account.password);
+  await expect(page).toHaveRedirectedTo("/");
+  const issued = (await page.context().cookies()).find((cookie) => cookie.name === "nika_session");
+  expect(issued).toBeDefined();
+  // the fixtures' cookie definition reads it: a token whose SHA-256 keys a session of this account
+  const token = await sessionCookie.parse(`nika_session=${issued!.value}`);
+  expect(typeof token).toBe("string");
+  const [row] = await withDb(async (db) => db.select().from(sessions).where(eq(sessions.id, await sha256Hex(token))));
+  expect(row?.userId).toBe(account.id);
+  // and the browser keeps both the same way (name, path, flags, a 30-day lifetime)
+  const { value: _v, expires, ...flags } = issued!;
+  const { value: _f, expires: forgedExpires, ...forgedFlags } = account.browserCookie;
+  expect(flags).toEqual(forgedFlags);
+  expect(Math.abs(expires - forgedExpires)).toBeLessThan(300);
 });

@@ -1,9 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, test } from "@playwright/test";
 import { encodeWav } from "../../app/features/chat/audio/wav";
-import { createConfirmedUser, FAKE_UPSTREAM, jsEnabled, PASSWORD, signIn, uniqueEmail, waitForHydration } from "./support";
+import { expect, FAKE_UPSTREAM, jsEnabled, test, waitForHydration } from "./support";
 
 // A voice message recorded with Chromium's fake microphone, fed from a WAV file (its own browser
 // launch: the flags apply to the whole browser).
@@ -22,13 +21,8 @@ test.use({
 
 const reply = (text: string) => `Você disse: "${text}". Muito bem, continue praticando!`;
 
-test("a recorded message is transcribed, shown as the learner's voice and answered", async ({ page }, testInfo) => {
+test("a recorded message is transcribed, shown as the learner's voice and answered", async ({ page, learner: _ }, testInfo) => {
   test.skip(!jsEnabled(testInfo), "recording needs JavaScript");
-  const email = uniqueEmail(testInfo, "chat-voice");
-  await createConfirmedUser(email);
-  await page.goto("/signin");
-  await signIn(page, email, PASSWORD);
-  await expect(page).toHaveURL("/");
   await page.goto("/chat-with-nika/english");
   const nika = page.locator('[data-testid="chat-message"][data-role="nika"]');
   await expect(nika.first().getByTestId("message-text")).toHaveText(reply("start"));

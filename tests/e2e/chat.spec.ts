@@ -1,33 +1,12 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { eq } from "drizzle-orm";
 import { chatMessages, users } from "../../app/server/schema";
-import {
-  createConfirmedUser,
-  expectAccessible,
-  FAKE_UPSTREAM,
-  jsEnabled,
-  PASSWORD,
-  signIn,
-  uniqueEmail,
-  userByEmail,
-  waitForHydration,
-  withDb,
-} from "./support";
+import { expect, expectAccessible, jsEnabled, test, userById, waitForHydration, withDb } from "./support";
 
 // Chat with Nika against the fake upstream speaking the OpenAI protocol (tests/fake-upstream, tokens
 // every 40 ms). Its reply echoes the learner: `Você disse: "<text>". Muito bem, continue praticando!`.
 export const reply = (text: string) => `Você disse: "${text}". Muito bem, continue praticando!`;
 const GREETING = reply("start");
-
-async function newLearner(page: Page, label: string, credits = 50) {
-  const email = uniqueEmail(test.info(), label);
-  await createConfirmedUser(email);
-  if (credits !== 50) await withDb((db) => db.update(users).set({ monthlyCredits: credits }).where(eq(users.email, email)));
-  await page.goto("/signin");
-  await signIn(page, email, PASSWORD);
-  await expect(page).toHaveURL("/");
-  return email;
-}
 
 const messages = (page: Page) => page.getByTestId("chat-message");
 const nikaMessages = (page: Page) => page.locator('[data-testid="chat-message"][data-role="nika"]');
@@ -40,8 +19,7 @@ async function openChat(page: Page, path = "/chat-with-nika/english") {
   if (jsEnabled(test.info())) await waitForHydration(page);
 }
 
-test("the mode menu shows the four modes and each opens its chat, greeted by Nika", async ({ page }) => {
-  await newLearner(page, "chat-menu");
+test("the mode menu shows the four modes and each opens its chat, greeted by Nika", async ({ page, learner: _ }) => {
   await page.goto("/chat-with-nika");
   const cards = page.getByRole("main").getByRole("link");
   await expect(cards).toHaveText([/Começar em Português/, /Tópico em Inglês/, /Game/, /Role Play/]);
@@ -56,8 +34,7 @@ test("the mode menu shows the four modes and each opens its chat, greeted by Nik
   await expectAccessible(page);
 });
 
-test("a text message is answered and survives a reload", async ({ page }) => {
-  const email = await newLearner(page, "chat-text");
+test("a text message is answered and survives a reload", async ({ page, learner }) => {
   await openChat(page);
   const box = page.getByLabel("Mensagem para a Nika");
   await box.fill("  I like pizza  ");
@@ -69,13 +46,11 @@ test("a text message is answered and survives a reload", async ({ page }) => {
 
   await page.reload();
   await expect(messages(page).getByTestId("message-text")).toHaveText([GREETING, "I like pizza", reply("I like pizza")]);
-  expect((await userByEmail(email))!.monthlyCredits).toBe(49);
-  expect((await userByEmail(email))!.conversationsStarted).toBe(1);
+  expect(await userById(learner.id)).toMatchObject({ monthlyCredits: 49, conversationsStarted: 1 });
 });
 
-test("with JavaScript the reply streams in pieces; Enter sends and Shift+Enter breaks the line", async ({ page }, testInfo) => {
+test("with JavaScript the reply streams in pieces; Enter sends and Shift+Enter breaks the line", async ({ page, learner: _ }, testInfo) => {
   test.skip(!jsEnabled(testInfo), "streaming needs JavaScript");
-  await newLearner(page, "chat-stream");
   await openChat(page);
   // Record every text the newest Nika bubble shows while the reply arrives.
   await page.evaluate(() => {
@@ -107,8 +82,8 @@ test("with JavaScript the reply streams in pieces; Enter sends and Shift+Enter b
   await expect(page.getByRole("button", { name: "Gravar mensagem de voz" })).toBeVisible();
 });
 
-test("at zero credits the message is refused and the text kept", async ({ page }, testInfo) => {
-  await newLearner(page, "chat-zero", 0);
+test("at zero credits the message is refused and the text kept", async ({ page, learner }, testInfo) => {
+  await withDb((db) => db.update(users).set({ monthlyCredits: 0 }).where(eq(users.id, learner.id)));
   await openChat(page);
   const box = page.getByLabel("Mensagem para a Nika");
   await box.fill("Can I still talk?");
@@ -131,8 +106,7 @@ test("at zero credits the message is refused and the text kept", async ({ page }
   expect(stored).toEqual([]);
 });
 
-test("the English level test ends with a level shown on the page and on the account", async ({ page }) => {
-  await newLearner(page, "chat-level");
+test("the English level test ends with a level shown on the page and on the account", async ({ page, learner }) => {
   await page.goto("/english-level-test");
   await expect(page.getByRole("link", { name: "Voltar ao Labs" })).toHaveAttribute("href", "/labs");
   await page.getByRole("button", { name: "Começar o teste" }).click();
@@ -149,10 +123,10 @@ test("the English level test ends with a level shown on the page and on the acco
   await expect(page.getByTestId("account-english-level")).toContainText("B2 — Intermediário avançado (teste feito em");
   await page.goto("/english-level-test");
   await expect(page.getByRole("button", { name: "Refazer o teste" })).toBeVisible();
+  expect((await userById(learner.id)).englishLevel).toBe("B2");
 });
 
-test("lesson practice opens from its key; an unknown key is a 404", async ({ page }) => {
-  await newLearner(page, "chat-lesson");
+test("lesson practice opens from its key; an unknown key is a 404", async ({ page, learner: _ }) => {
   await openChat(page, "/chat/lesson/M01A01");
   await expect(page.getByText("Praticar a aula M01A01 com a Nika")).toBeVisible();
   await page.goto("/chat/lesson/M99A01");

@@ -3,31 +3,21 @@
 // learner downloading it (headers and bytes), the admin removing it. Refusals of oversize and
 // non-image files are covered by tests/integration/courses-admin.test.ts.
 import { readFileSync } from "node:fs";
-import { expect, test } from "@playwright/test";
-import { expectAccessible, jsEnabled, LEARNER, waitForHydration } from "./support";
-import {
-  ADMIN, adminPanel, createAdminFixture, lessonRow, moduleRow, newProjectPage, removeAdminFixture, signInAt, toasts, type AdminFixture,
-} from "./admin-support";
+import { adminPanel, expect, expectAccessible, jsEnabled, lessonRecord, moduleRecord, test, visit, waitForHydration } from "./support";
 
 const PNG = readFileSync("tests/fixtures/tiny.png");
 const PDF = readFileSync("tests/fixtures/apostila-aula.pdf");
 
-let fixture: AdminFixture | undefined;
-test.afterEach(async () => {
-  await removeAdminFixture(fixture);
-  fixture = undefined;
-});
-
-test("an admin edits a module and uploads its image; the learner pages show the change", async ({ page }, testInfo) => {
-  fixture = await createAdminFixture(testInfo, "Módulo admin");
-  const modulePath = `/courses/modules/${fixture.moduleId}`;
-  await signInAt(page, ADMIN, modulePath);
+test("an admin edits a module and uploads its image; the learner pages show the change", async ({ page, admin: _, createCourse }, testInfo) => {
+  const course = await createCourse({ label: "Módulo admin", position: "last" });
+  const modulePath = `/courses/modules/${course.moduleId}`;
+  await visit(page, modulePath);
 
   await page.getByRole("link", { name: "Editar Módulo" }).click();
   await expect(page).toHaveURL(`${modulePath}/edit#painel-admin`);
   const panel = adminPanel(page, testInfo, "Editar Módulo");
   await expect(panel).toBeVisible();
-  await expect(panel.getByLabel("Título", { exact: true })).toHaveValue(fixture.title);
+  await expect(panel.getByLabel("Título", { exact: true })).toHaveValue(course.title);
   await expectAccessible(page);
 
   // validation keeps what was typed
@@ -37,18 +27,18 @@ test("an admin edits a module and uploads its image; the learner pages show the 
   await expect(panel.getByText("Mínimo 3 caracteres")).toBeVisible();
   await expect(panel.getByLabel("Descrição")).toHaveValue("Descrição nova do módulo");
 
-  const newTitle = `${fixture.title} (editado)`;
+  const newTitle = `${course.title} (editado)`;
   await panel.getByLabel("Título", { exact: true }).fill(newTitle);
   await panel.getByLabel("Título do banner", { exact: true }).fill("Banner do módulo editado");
   await panel.getByLabel("Enviar nova imagem").first().setInputFiles("tests/fixtures/tiny.png");
   await panel.getByRole("button", { name: "Salvar alterações" }).click();
 
-  await expect(page).toHaveURL((url) => url.pathname === modulePath);
-  await expect(toasts(page).getByText("Módulo atualizado com sucesso")).toBeVisible();
-  if (jsEnabled(testInfo)) await expect(toasts(page).getByText("Imagem enviada com sucesso")).toBeVisible();
+  await expect(page).toHaveRedirectedTo(modulePath);
+  await expect(page).toShowToast("Sucesso", { description: "Módulo atualizado com sucesso" });
+  if (jsEnabled(testInfo)) await expect(page).toShowToast("Imagem enviada com sucesso");
   await expect(page.getByRole("heading", { level: 1, name: "Banner do módulo editado" })).toBeVisible();
 
-  const saved = await moduleRow(fixture.moduleId);
+  const saved = await moduleRecord(course.moduleId);
   expect(saved).toMatchObject({ title: newTitle, description: "Descrição nova do módulo", bannerTitle: "Banner do módulo editado" });
   expect(saved.imageUrl).toMatch(/^\/media\/modules\/[0-9a-f-]{36}\.png$/);
   const image = await page.request.get(saved.imageUrl!);
@@ -64,10 +54,11 @@ test("an admin edits a module and uploads its image; the learner pages show the 
   await expect(card.locator(`img[src="${saved.imageUrl}"]`)).toHaveCount(1);
 });
 
-test("an admin edits a lesson: foreign embed codes are refused, a Vimeo video is saved and played", async ({ page }, testInfo) => {
-  fixture = await createAdminFixture(testInfo, "Aula admin");
-  const lessonPath = `/courses/lessons/${fixture.lessonId}`;
-  await signInAt(page, ADMIN, lessonPath);
+test("an admin edits a lesson: foreign embed codes are refused, a Vimeo video is saved and played", async ({ page, admin: _, createCourse }, testInfo) => {
+  const course = await createCourse({ label: "Aula admin", position: "last" });
+  const lessonId = course.lessons[0]!.id;
+  const lessonPath = `/courses/lessons/${lessonId}`;
+  await visit(page, lessonPath);
 
   await page.getByRole("link", { name: "Editar Aula" }).first().click();
   await expect(page).toHaveURL(`${lessonPath}/edit#painel-admin`);
@@ -90,18 +81,19 @@ test("an admin edits a lesson: foreign embed codes are refused, a Vimeo video is
   await panel.getByLabel("Duração (segundos)").fill("420");
   await panel.getByRole("button", { name: "Salvar alterações" }).click();
 
-  await expect(page).toHaveURL((url) => url.pathname === lessonPath);
-  await expect(toasts(page).getByText("Aula atualizada com sucesso")).toBeVisible();
+  await expect(page).toHaveRedirectedTo(lessonPath);
+  await expect(page).toShowToast("Sucesso", { description: "Aula atualizada com sucesso" });
   await expect(page.getByRole("heading", { level: 1, name: newTitle })).toBeVisible();
   await expect(page.locator('iframe[src="https://player.vimeo.com/video/76979871"]')).toHaveAttribute("title", `Vídeo: ${newTitle}`);
-  expect(await lessonRow(fixture.lessonId)).toMatchObject({ title: newTitle, videoUrl: "https://vimeo.com/76979871", iframe: null, durationSeconds: 420 });
+  expect(await lessonRecord(lessonId)).toMatchObject({ title: newTitle, videoUrl: "https://vimeo.com/76979871", iframe: null, durationSeconds: 420 });
 });
 
-test("an admin uploads a material, a learner downloads it, the admin removes it", async ({ page, browser }, testInfo) => {
-  fixture = await createAdminFixture(testInfo, "Materiais admin");
-  const lessonPath = `/courses/lessons/${fixture.lessonId}`;
+test("an admin uploads a material, a learner downloads it, the admin removes it", async ({ page, admin: _, createAccount, createCourse, pageAs }, testInfo) => {
+  const course = await createCourse({ label: "Materiais admin", position: "last" });
+  const lessonId = course.lessons[0]!.id;
+  const lessonPath = `/courses/lessons/${lessonId}`;
   const tabPath = `${lessonPath}?tab=materiais`;
-  await signInAt(page, ADMIN, tabPath);
+  await visit(page, tabPath);
 
   await page.getByRole("link", { name: "Enviar material" }).click();
   await expect(page).toHaveURL(`${lessonPath}/materials#painel-admin`);
@@ -110,18 +102,17 @@ test("an admin uploads a material, a learner downloads it, the admin removes it"
   await expectAccessible(page);
   await panel.getByLabel("Arquivo do material").setInputFiles("tests/fixtures/apostila-aula.pdf");
   await panel.getByRole("button", { name: "Enviar material" }).click();
-  await expect(toasts(page).getByText("Upload concluído!")).toBeVisible();
-  await expect(toasts(page).getByText("Arquivo disponível para estudantes.")).toBeVisible();
+  await expect(page).toShowToast("Upload concluído!", { description: "Arquivo disponível para estudantes." });
   await expect(panel.getByText("apostila-aula", { exact: true })).toBeVisible();
   await expect(panel.getByText(/PDF · 598 B · Enviado em \d{2}\/\d{2}\/\d{4}/)).toBeVisible();
 
-  const [material] = (await lessonRow(fixture.lessonId)).downloadableMaterials;
+  const [material] = (await lessonRecord(lessonId)).downloadableMaterials;
   expect(material).toMatchObject({ title: "apostila-aula", type: "PDF", size: "598 B" });
-  expect(material!.url).toMatch(new RegExp(`^/media/lesson-materials/${fixture.lessonId}/\\d+_apostila-aula\\.pdf$`));
+  expect(material!.url).toMatch(new RegExp(`^/media/lesson-materials/${lessonId}/\\d+_apostila-aula\\.pdf$`));
 
   // a learner downloads it from the lesson page
-  const learner = await newProjectPage(browser, testInfo);
-  await signInAt(learner, LEARNER, tabPath);
+  const learner = await pageAs(await createAccount("learner"));
+  await visit(learner, tabPath);
   const link = learner.getByRole("link", { name: "Baixar apostila-aula" });
   await expect(link).toBeVisible();
   const downloading = learner.waitForEvent("download");
@@ -129,7 +120,7 @@ test("an admin uploads a material, a learner downloads it, the admin removes it"
   const download = await downloading;
   expect(download.suggestedFilename()).toBe("apostila-aula.pdf");
   expect(readFileSync(await download.path()).equals(PDF)).toBe(true);
-  if (jsEnabled(testInfo)) await expect(toasts(learner).getByText("Baixando: apostila-aula")).toBeVisible();
+  if (jsEnabled(testInfo)) await expect(learner).toShowToast("Baixando: apostila-aula");
 
   const href = (await link.getAttribute("href"))!;
   const response = await learner.request.get(href);
@@ -148,21 +139,21 @@ test("an admin uploads a material, a learner downloads it, the admin removes it"
   const confirmation = page.getByRole("alertdialog");
   await expect(confirmation.getByText("Tem certeza que deseja remover este arquivo? Esta ação não pode ser desfeita.")).toBeVisible();
   await confirmation.getByRole("button", { name: "Remover" }).click();
-  await expect(toasts(page).getByText("Arquivo removido")).toBeVisible();
+  await expect(page).toShowToast("Arquivo removido");
   await expect(page.getByText("Nenhum material disponível.").filter({ visible: true })).toHaveCount(1);
-  expect((await lessonRow(fixture.lessonId)).downloadableMaterials).toEqual([]);
+  expect((await lessonRecord(lessonId)).downloadableMaterials).toEqual([]);
 
   // the file is gone from storage too
   const gone = await learner.request.get(href);
   expect(gone.status()).toBe(404);
-  await learner.context().close();
 });
 
-test("learners cannot open the admin routes (redirected home)", async ({ page }, testInfo) => {
-  fixture = await createAdminFixture(testInfo, "Guarda admin");
-  await signInAt(page, LEARNER, "/courses");
-  for (const path of [`/courses/modules/${fixture.moduleId}/edit`, `/courses/lessons/${fixture.lessonId}/edit`, `/courses/lessons/${fixture.lessonId}/materials`, "/courses/banner/edit"]) {
+test("learners cannot open the admin routes (redirected home)", async ({ page, learner: _, createCourse }) => {
+  const course = await createCourse({ label: "Guarda admin", position: "last" });
+  const lessonId = course.lessons[0]!.id;
+  await visit(page, "/courses");
+  for (const path of [`/courses/modules/${course.moduleId}/edit`, `/courses/lessons/${lessonId}/edit`, `/courses/lessons/${lessonId}/materials`, "/courses/banner/edit"]) {
     await page.goto(path);
-    await expect(page).toHaveURL((url) => url.pathname === "/");
+    await expect(page).toHaveRedirectedTo("/");
   }
 });

@@ -1,31 +1,21 @@
 // Teacher FLIX, learner side, with JavaScript on and off: the catalogue, a module page and a lesson
 // page; completing lessons changes progress and statistics; the next-lesson button; comments, and an
 // admin's reply; 404 pages; axe-core on each page.
-import { expect, test } from "@playwright/test";
 import { eq } from "drizzle-orm";
-import { lessonComments, lessons } from "../../app/server/schema";
+import { lessonComments } from "../../app/server/schema";
 import {
-  ADMIN, commentWith, createCourse, detailsHeight, lessonRow, moduleCard, newBrowserPage, openLessonTab, removeCourse, signInTo,
-  type TestCourse,
-} from "./courses-support";
-import { PASSWORD, createConfirmedUser, expectAccessible, jsEnabled, uniqueEmail, userByEmail, waitForHydration, withDb } from "./support";
+  blockVideoHosts, commentWith, detailsHeight, expect, expectAccessible, jsEnabled, lessonRow, moduleCard, openLessonTab, test, userById,
+  visit, waitForHydration, withDb,
+} from "./support";
 
-let course: TestCourse | undefined;
-test.afterEach(async () => {
-  await removeCourse(course);
-  course = undefined;
-});
-
-test("a learner completes lessons, sees progress and statistics change, and follows the next lesson", async ({ page }, testInfo) => {
+test("a learner completes lessons, sees progress and statistics change, and follows the next lesson", async ({ page, learner, createCourse }, testInfo) => {
   const js = jsEnabled(testInfo);
-  course = await createCourse(testInfo, 3);
+  const course = await createCourse({ lessons: 3 });
   const [first, second, third] = course.lessons;
-  const email = uniqueEmail(testInfo, "flix");
-  await createConfirmedUser(email, PASSWORD, "Lia Estudante");
-  await page.route(/youtube\.com|vimeo\.com|ytimg\.com/, (route) => route.abort());
+  await blockVideoHosts(page);
 
   // Catalogue: the hero, the card (no progress yet), accessible.
-  await signInTo(page, email, PASSWORD, "/courses");
+  await page.goto("/courses");
   await expect(page.getByRole("heading", { level: 1, name: "Teacher FLIX" })).toBeVisible();
   await expect(page.getByText("No seu ritmo, em qualquer lugar")).toBeVisible();
   const card = moduleCard(page, course.title);
@@ -59,8 +49,8 @@ test("a learner completes lessons, sees progress and statistics change, and foll
   await page.getByRole("button", { name: "Marcar como Concluída" }).click();
   await expect(page.getByRole("button", { name: "Concluída" })).toBeDisabled();
   await expect(page.getByRole("button", { name: "Marcar como Concluída" })).toHaveCount(0);
-  await expect(page.getByText("Aula concluída!")).toBeVisible();
-  await expect.poll(async () => (await userByEmail(email))?.lessonsWatched).toBe(1);
+  await expect(page).toShowToast("Aula concluída!", { description: "Seu progresso foi salvo." });
+  await expect.poll(async () => (await userById(learner.id)).lessonsWatched).toBe(1);
   await page.reload();
   await expect(page.getByRole("button", { name: "Concluída" })).toBeDisabled(); // no way back
 
@@ -90,30 +80,28 @@ test("a learner completes lessons, sees progress and statistics change, and foll
     await expect(page.getByRole("button", { name: "Concluída" })).toBeDisabled();
     // With JS the button flips optimistically: wait for the server before leaving the page.
     watched++;
-    await expect.poll(async () => (await userByEmail(email))?.lessonsWatched).toBe(watched);
+    await expect.poll(async () => (await userById(learner.id)).lessonsWatched).toBe(watched);
   }
   // The last lesson of this module leads nowhere in it; the page still loads.
   await page.goto(`/courses/modules/${course.moduleId}`);
   await expect(page.getByText("3 de 3 aulas concluídas")).toBeVisible();
   await expect(page.getByText("Concluído", { exact: true })).toBeVisible();
-  const stats = await userByEmail(email);
-  expect(stats?.lessonsWatched).toBe(3);
-  expect(stats?.modulesCompleted).toBe(1);
-  expect(stats?.courseCompletion).toBeGreaterThan(0);
+  const stats = await userById(learner.id);
+  expect(stats.lessonsWatched).toBe(3);
+  expect(stats.modulesCompleted).toBe(1);
+  expect(stats.courseCompletion).toBeGreaterThan(0);
   await page.goto("/courses");
   await moduleCard(page, course.title).hover();
   await expect(moduleCard(page, course.title).getByText("Concluído")).toBeVisible();
 });
 
-test("a learner comments (stored as typed, shown as text) and an admin replies", async ({ page, browser }, testInfo) => {
+test("a learner comments (stored as typed, shown as text) and an admin replies", async ({ page, learner, createAccount, createCourse, pageAs }, testInfo) => {
   const js = jsEnabled(testInfo);
-  course = await createCourse(testInfo, 1, "Comentários");
+  const course = await createCourse({ label: "Comentários" });
   const lesson = course.lessons[0]!;
-  const email = uniqueEmail(testInfo, "comenta");
-  await createConfirmedUser(email, PASSWORD, "Rui Comentador");
-  await page.route(/youtube\.com|vimeo\.com|ytimg\.com/, (route) => route.abort());
+  await blockVideoHosts(page);
 
-  await signInTo(page, email, PASSWORD, `/courses/lessons/${lesson.id}`);
+  await page.goto(`/courses/lessons/${lesson.id}`);
   await openLessonTab(page, "Comentários", js);
   await expect(page.getByRole("heading", { name: "Comentários (0)" })).toBeVisible();
   await expect(page.getByText("Nenhum comentário ainda.")).toBeVisible();
@@ -137,8 +125,7 @@ test("a learner comments (stored as typed, shown as text) and an admin replies",
   await expect(mine.getByTestId("comment-content")).toHaveText(text);
   await expect(mine.getByText("agora mesmo")).toBeVisible();
   await expect(page.getByRole("heading", { name: "Comentários (1)" })).toBeVisible();
-  await expect(page.getByText("Comentário adicionado!")).toBeVisible();
-  await expect(page.getByText("Seu comentário foi publicado com sucesso.")).toBeVisible();
+  await expect(page).toShowToast("Comentário adicionado!", { description: "Seu comentário foi publicado com sucesso." });
   await expect(page.getByLabel("Escreva um comentário")).toHaveValue("");
   await expect(page.locator("[data-testid=comment] script, [data-testid=comment] b")).toHaveCount(0);
   if (js) expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
@@ -147,35 +134,33 @@ test("a learner comments (stored as typed, shown as text) and an admin replies",
   expect(stored).toEqual([{ content: text }]); // stored as typed (trimmed)
 
   // The admin replies, in their own browser.
-  const admin = await newBrowserPage(browser, testInfo);
-  await admin.page.route(/youtube\.com|vimeo\.com|ytimg\.com/, (route) => route.abort());
-  await signInTo(admin.page, ADMIN.email, ADMIN.password, `/courses/lessons/${lesson.id}?tab=comentarios`);
-  const seen = commentWith(admin.page, text);
-  await expect(seen.getByTestId("comment-author")).toHaveText("Rui Comentador");
-  if (js) await waitForHydration(admin.page);
+  const admin = await pageAs(await createAccount("admin"));
+  await blockVideoHosts(admin);
+  await visit(admin, `/courses/lessons/${lesson.id}?tab=comentarios`);
+  const seen = commentWith(admin, text);
+  await expect(seen.getByTestId("comment-author")).toHaveText(learner.name);
   await seen.getByRole("button", { name: "Responder" }).click();
   const answer = `Ótima pergunta! ${Date.now()}`;
-  await admin.page.getByLabel("Escreva uma resposta").fill(answer);
-  await admin.page.getByRole("button", { name: "Responder" }).click();
+  await admin.getByLabel("Escreva uma resposta").fill(answer);
+  await admin.getByRole("button", { name: "Responder" }).click();
   // Replies sit inside their parent comment, so the innermost (last) match is the reply itself.
-  const reply = commentWith(admin.page, answer).last();
+  const reply = commentWith(admin, answer).last();
   await expect(reply).toBeVisible();
   await expect(reply.getByTestId("comment-author")).toHaveText("Admin");
-  await expect(admin.page.getByLabel("Escreva uma resposta")).toHaveCount(0); // the reply form closed
-  await expect(admin.page.getByRole("heading", { name: "Comentários (2)" })).toBeVisible();
+  await expect(admin.getByLabel("Escreva uma resposta")).toHaveCount(0); // the reply form closed
+  await expect(admin.getByRole("heading", { name: "Comentários (2)" })).toBeVisible();
   // Replies are one level deep: no "Responder" on a reply.
   await expect(reply.getByRole("button", { name: "Responder" })).toHaveCount(0);
-  await expectAccessible(admin.page);
-  await admin.context.close();
+  await expectAccessible(admin);
 
   await page.reload();
   await expect(commentWith(page, answer).getByTestId("comment-author")).toHaveText("Admin");
   await expect(commentWith(page, text).getByTestId("comment-author")).toHaveText("Você");
 });
 
-test("admins see the edit controls of the learner pages", async ({ page }, testInfo) => {
-  course = await createCourse(testInfo, 1, "Admin");
-  await signInTo(page, ADMIN.email, ADMIN.password, "/courses");
+test("admins see the edit controls of the learner pages", async ({ page, admin: _, createCourse }) => {
+  const course = await createCourse({ label: "Admin" });
+  await page.goto("/courses");
   await expect(page.getByRole("link", { name: "Editar banner" })).toHaveAttribute("href", "/courses/banner/edit#painel-admin");
   await expect(moduleCard(page, course.title).getByRole("link", { name: "Editar Módulo" })).toHaveAttribute(
     "href",
@@ -190,24 +175,27 @@ test("admins see the edit controls of the learner pages", async ({ page }, testI
   await expect(page.getByRole("link", { name: "Enviar material" })).toHaveAttribute("href", `/courses/lessons/${lesson.id}/materials#painel-admin`);
 });
 
-test("'Praticar com a Nika' links lessons of modules 1+ to /chat/lesson/{code}", async ({ page }, testInfo) => {
-  const [greetings] = await withDb((db) => db.select({ id: lessons.id }).from(lessons).where(eq(lessons.title, "Apresentando-se: My name is...")));
-  test.skip(!greetings, "the development seed is missing");
-  const email = uniqueEmail(testInfo, "pratica");
-  await createConfirmedUser(email);
-  await page.route(/youtube\.com|vimeo\.com|ytimg\.com/, (route) => route.abort());
-  await signInTo(page, email, PASSWORD, `/courses/lessons/${greetings!.id}`);
-  await expect(page.getByRole("link", { name: "Praticar com a Nika" })).toHaveAttribute("href", "/chat/lesson/M01A02");
-  await expect(page.getByText("Módulo 1: Primeiros Passos no Inglês").first()).toBeVisible();
+test("'Praticar com a Nika' links lessons of modules 1+ to /chat/lesson/{code}", async ({ page, learner: _, createCourse }) => {
+  // A module of its own with order_index ≥ 1 (after the seeded ones, so the code is its own).
+  const course = await createCourse({ lessons: 2, label: "Prática", position: "last" });
+  const second = course.lessons[1]!;
+  const code = `M${course.orderIndex}A02`;
+  await blockVideoHosts(page);
+  await page.goto(`/courses/lessons/${second.id}`);
+  await expect(page.getByText(`Módulo ${course.orderIndex}: ${course.title}`).first()).toBeVisible();
+  const practice = page.getByRole("link", { name: "Praticar com a Nika" });
+  await expect(practice).toHaveAttribute("href", `/chat/lesson/${code}`);
+  // and the link leads to that lesson's practice chat
+  await practice.click();
+  await expect(page).toHaveRedirectedTo(new RegExp(`^/chat/lesson/${code}\\?c=[0-9a-f-]{36}$`));
+  await expect(page.getByText(`Praticar a aula ${code} com a Nika`)).toBeVisible();
 });
 
-test("the phone layout: image and title on cards, 'Assistir Aula' and 'Downloads'", async ({ page }, testInfo) => {
-  course = await createCourse(testInfo, 2, "Celular");
-  const email = uniqueEmail(testInfo, "celular");
-  await createConfirmedUser(email);
+test("the phone layout: image and title on cards, 'Assistir Aula' and 'Downloads'", async ({ page, learner: _, createCourse }) => {
+  const course = await createCourse({ lessons: 2, label: "Celular" });
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.route(/youtube\.com|vimeo\.com|ytimg\.com/, (route) => route.abort());
-  await signInTo(page, email, PASSWORD, "/courses");
+  await blockVideoHosts(page);
+  await page.goto("/courses");
   await expect(moduleCard(page, course.title).getByText("2 aulas")).toBeHidden();
   await page.goto(`/courses/modules/${course.moduleId}`);
   const row = lessonRow(page, course.lessons[0]!.title);
@@ -218,11 +206,9 @@ test("the phone layout: image and title on cards, 'Assistir Aula' and 'Downloads
   await expectAccessible(page);
 });
 
-test("module cards expand on hover and collapse about 1 s after the pointer leaves", async ({ page }, testInfo) => {
-  course = await createCourse(testInfo, 1, "Hover");
-  const email = uniqueEmail(testInfo, "hover");
-  await createConfirmedUser(email);
-  await signInTo(page, email, PASSWORD, "/courses");
+test("module cards expand on hover and collapse about 1 s after the pointer leaves", async ({ page, learner: _, createCourse }) => {
+  const course = await createCourse({ label: "Hover" });
+  await page.goto("/courses");
   const title = course.title;
   await page.mouse.move(0, 0);
   await expect.poll(() => detailsHeight(page, title)).toBe(0);
@@ -234,13 +220,10 @@ test("module cards expand on hover and collapse about 1 s after the pointer leav
   await expect.poll(() => detailsHeight(page, title), { timeout: 5000 }).toBe(0);
 });
 
-test("a client navigation into /courses shows the skeleton while it loads", async ({ page }, testInfo) => {
+test("a client navigation into /courses shows the skeleton while it loads", async ({ page, learner: _, createCourse }, testInfo) => {
   test.skip(!jsEnabled(testInfo), "client navigations need JavaScript");
-  course = await createCourse(testInfo, 1, "Esqueleto");
-  const email = uniqueEmail(testInfo, "esqueleto");
-  await createConfirmedUser(email);
-  await signInTo(page, email, PASSWORD, `/courses/modules/${course.moduleId}`);
-  await waitForHydration(page);
+  const course = await createCourse({ label: "Esqueleto" });
+  await visit(page, `/courses/modules/${course.moduleId}`);
   await page.route(/\/courses\.data/, async (route) => {
     await new Promise((resolve) => setTimeout(resolve, 1200));
     await route.continue();
@@ -251,10 +234,8 @@ test("a client navigation into /courses shows the skeleton while it loads", asyn
   await expect(page.getByTestId("courses-skeleton")).toHaveCount(0);
 });
 
-test("missing or malformed ids show 'Módulo não encontrado' / 'Aula não encontrada' with a 404", async ({ page }, testInfo) => {
-  const email = uniqueEmail(testInfo, "404");
-  await createConfirmedUser(email);
-  await signInTo(page, email, PASSWORD, "/courses");
+test("missing or malformed ids show 'Módulo não encontrado' / 'Aula não encontrada' with a 404", async ({ page, learner: _ }) => {
+  await visit(page, "/courses");
   let response = await page.goto("/courses/modules/nao-existe");
   expect(response?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "Módulo não encontrado" })).toBeVisible();

@@ -1,16 +1,9 @@
-import { expect, test, type Page } from "@playwright/test";
-import { eq } from "drizzle-orm";
-import { appConfig } from "../../app/server/schema";
-import { LEARNER, expectAccessible, jsEnabled, signIn, waitForHydration, withDb } from "./support";
+import { eq, sql } from "drizzle-orm";
+import { appConfig, clientErrorReports } from "../../app/server/schema";
+import { expect, expectAccessible, jsEnabled, test, waitForHydration, withDb } from "./support";
 
-async function signInAsLearner(page: Page, path = "/") {
-  await page.goto(`/signin?redirectTo=${encodeURIComponent(path)}`);
-  await signIn(page, LEARNER.email, LEARNER.password);
-  await expect(page).toHaveURL(new RegExp(`${path.replace(/\//g, "\\/")}$`));
-}
-
-test("the desktop sidebar collapses, and the server renders the saved state", async ({ page }) => {
-  await signInAsLearner(page);
+test("the desktop sidebar collapses, and the server renders the saved state", async ({ page, learner: _ }) => {
+  await page.goto("/");
   const sidebar = page.locator("#app-sidebar");
   await expect(sidebar).toHaveAttribute("data-state", "expanded");
   await page.getByRole("button", { name: "Recolher menu lateral" }).click();
@@ -25,9 +18,9 @@ test("the desktop sidebar collapses, and the server renders the saved state", as
   await expect(page.getByRole("navigation", { name: "Navegação principal" }).getByRole("link", { name: "Teacher FLIX" })).toBeVisible();
 });
 
-test("Ctrl+B toggles the sidebar", async ({ page }, testInfo) => {
+test("Ctrl+B toggles the sidebar", async ({ page, learner: _ }, testInfo) => {
   test.skip(!jsEnabled(testInfo), "keyboard shortcut needs JavaScript");
-  await signInAsLearner(page);
+  await page.goto("/");
   const sidebar = page.locator("#app-sidebar");
   await waitForHydration(page);
   await page.keyboard.press("Control+b");
@@ -36,8 +29,8 @@ test("Ctrl+B toggles the sidebar", async ({ page }, testInfo) => {
   await expect(sidebar).toHaveAttribute("data-state", "expanded");
 });
 
-test("the theme choice survives a reload; the default is dark", async ({ page }, testInfo) => {
-  await signInAsLearner(page);
+test("the theme choice survives a reload; the default is dark", async ({ page, learner: _ }, testInfo) => {
+  await page.goto("/");
   const html = page.locator("html");
   await expect(html).toHaveClass(/\bdark\b/);
   if (!jsEnabled(testInfo)) return; // without JavaScript the default theme is what renders
@@ -59,12 +52,12 @@ test("an unknown path shows the 404 page with a link home", async ({ page }) => 
   await expect(page.getByRole("heading", { name: "Página não encontrada" })).toBeVisible();
   await expectAccessible(page);
   await page.getByRole("link", { name: "Voltar ao início" }).click();
-  await expect(page).toHaveURL(/\/signin$/); // home is protected
+  await expect(page).toHaveRedirectedTo("/signin"); // home is protected
 });
 
-test("a disabled feature shows the feature-disabled screen, enforced on the server", async ({ page }, testInfo) => {
+test("a disabled feature shows the feature-disabled screen, enforced on the server", async ({ page, learner: _ }, testInfo) => {
   test.skip(testInfo.project.name !== "js", "one project toggles the shared flag");
-  await signInAsLearner(page, "/labs");
+  await page.goto("/labs");
   await withDb((db) => db.update(appConfig).set({ configValue: false }).where(eq(appConfig.configKey, "feature_flashcards")));
   try {
     const response = await page.goto("/flashcard-v2");
@@ -81,8 +74,8 @@ test("a disabled feature shows the feature-disabled screen, enforced on the serv
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
-  test("the bottom navigation reaches every section", async ({ page }) => {
-    await signInAsLearner(page);
+  test("the bottom navigation reaches every section", async ({ page, learner: _ }) => {
+    await page.goto("/");
     const bottom = page.getByRole("navigation", { name: "Navegação rápida" });
     await expect(bottom).toBeVisible();
     for (const name of ["Início", "Chat Nika", "Cursos", "Labs", "Config"]) await expect(bottom.getByRole("link", { name })).toBeVisible();
@@ -93,9 +86,9 @@ test.describe("on a phone", () => {
   });
 });
 
-test("the offline banner appears when the connection drops", async ({ page, context }, testInfo) => {
+test("the offline banner appears when the connection drops", async ({ page, context, learner: _ }, testInfo) => {
   test.skip(!jsEnabled(testInfo), "connectivity events need JavaScript");
-  await signInAsLearner(page);
+  await page.goto("/");
   await waitForHydration(page);
   await context.setOffline(true);
   await expect(page.getByText("Você está offline. Algumas funcionalidades podem estar limitadas.")).toBeVisible();
@@ -103,7 +96,7 @@ test("the offline banner appears when the connection drops", async ({ page, cont
   await expect(page.getByText("Você está offline. Algumas funcionalidades podem estar limitadas.")).toBeHidden();
 });
 
-test("the app is installable: manifest and a root-scoped service worker", async ({ request }) => {
+test("the app is installable: manifest and a root-scoped service worker", async ({ page, request, baseURL }, testInfo) => {
   const manifest = await request.get("/manifest.webmanifest");
   expect(manifest.ok()).toBe(true);
   const body = await manifest.json();
@@ -112,18 +105,55 @@ test("the app is installable: manifest and a root-scoped service worker", async 
   const sw = await request.get("/sw.js");
   expect(sw.ok()).toBe(true);
   expect(sw.headers()["content-type"]).toContain("javascript");
+  // the script may control all of the origin, and is revalidated on every update check
+  expect(sw.headers()["service-worker-allowed"]).toBe("/");
+  expect(sw.headers()["cache-control"]).toBe("no-cache");
   const offline = await request.get("/offline.html");
   expect(await offline.text()).toContain("Você está offline");
+  if (!jsEnabled(testInfo)) return; // registering a service worker needs JavaScript
+
+  // the page registers it at scope "/" and it activates (its install precaches the offline page)
+  await page.goto("/signin");
+  const registration = await page.evaluate(async () => {
+    const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), 10_000));
+    const ready = await Promise.race([navigator.serviceWorker.ready, timeout]);
+    if (!ready) return "no service worker became active within 10 s";
+    return { scope: ready.scope, script: ready.active?.scriptURL, registrations: (await navigator.serviceWorker.getRegistrations()).length };
+  });
+  expect(registration).toEqual({ scope: `${baseURL}/`, script: `${baseURL}/sw.js`, registrations: 1 });
+  expect(await page.evaluate(async () => Boolean(await caches.match("/offline.html")))).toBe(true);
 });
 
-test("client error reports are validated and stored", async ({ request }) => {
+test("client error reports are validated and stored", async ({ request }, testInfo) => {
+  const marker = `e2e ${testInfo.project.name} ${Date.now()} ${Math.random()}`;
+  const reportedAt = new Date(Date.now() - 5_000);
   const ok = await request.post("/api/errors", {
-    data: { name: "TypeError", message: "x is undefined", url: "http://localhost/", timestamp: new Date().toISOString() },
+    headers: { "User-Agent": "e2e-reporter/1.0" },
+    data: { name: "TypeError", message: `x is undefined (${marker})`, url: "http://localhost/labs", context: { where: "e2e" }, timestamp: reportedAt.toISOString() },
   });
   expect(ok.status()).toBe(204);
-  const bad = await request.post("/api/errors", { data: { name: 42 } });
+  const bad = await request.post("/api/errors", { data: { name: 42, message: `bad (${marker})` } });
   expect(bad.status()).toBe(400);
   expect(await bad.json()).toEqual({ error: "Relatório de erro inválido." });
-  const big = await request.post("/api/errors", { data: { name: "E", message: "m".repeat(20_000) } });
+  const big = await request.post("/api/errors", { data: { name: "E", message: `big (${marker}) ${"m".repeat(20_000)}` } });
   expect(big.status()).toBe(413);
+
+  // exactly the valid one was stored, with what the browser sent (and the request's User-Agent)
+  const stored = await withDb((db) =>
+    db
+      .select()
+      .from(clientErrorReports)
+      .where(sql`${clientErrorReports.message} like ${`%(${marker})%`}`),
+  );
+  expect(stored).toEqual([
+    expect.objectContaining({
+      name: "TypeError",
+      message: `x is undefined (${marker})`,
+      url: "http://localhost/labs",
+      context: { where: "e2e" },
+      userAgent: "e2e-reporter/1.0",
+      userId: null,
+      reportedAt,
+    }),
+  ]);
 });
