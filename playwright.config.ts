@@ -24,6 +24,8 @@ export default defineConfig({
   reporter: process.env.CI ? [["list"]] : [["list"]],
   use: { baseURL: `http://localhost:${PORT}`, trace: "retain-on-failure" },
   projects: [
+    // The route contract (tests/contract) runs first and alone: it compares row counts of every table.
+    { name: "contract", testDir: "tests/contract", use: { ...chromium } },
     { name: "js", use: { ...chromium, javaScriptEnabled: true } },
     { name: "no-js", use: { ...chromium, javaScriptEnabled: false } },
   ],

@@ -1,4 +1,7 @@
+import type { RouteHandle } from "~/lib/access";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+
+export const handle: RouteHandle = { access: "public" };
 
 /** Any unknown path: log it and let the root error boundary render the 404 page. */
 export async function loader({ request }: LoaderFunctionArgs) {

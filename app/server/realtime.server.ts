@@ -3,7 +3,8 @@
 // `connectLessonChannel` answers the WebSocket endpoint (resources.lessons.$lessonId.live).
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { isUuid } from "~/lib/ids";
-import { checkAccess } from "./auth.server";
+import { ACCESS_MESSAGES, checkAccess } from "./auth.server";
+import { isFeatureEnabled } from "./flags.server";
 
 /**
  * Tells everyone on the lesson page that a new comment exists (they refetch through the loader).
@@ -44,12 +45,14 @@ function fromOwnOrigin(request: Request, appUrl: string | undefined) {
 export async function connectLessonChannel(request: Request, context: AppLoadContext, lessonId: string): Promise<Response> {
   const env = context.cloudflare.env;
   if (!isUuid(lessonId)) return refuse(404, "Aula não encontrada.");
+  // Order of checks: who is asking (origin, session), then what they sent (an upgrade), then the flag.
+  if (!fromOwnOrigin(request, env.APP_URL)) return refuse(403, "Origem não permitida.");
+  const { refusal } = await checkAccess(request, context);
+  if (refusal) return refuse(refusal.status, refusal.message);
   if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
     return refuse(426, "Este endereço só aceita WebSocket.", { Upgrade: "websocket" });
   }
-  if (!fromOwnOrigin(request, env.APP_URL)) return refuse(403, "Origem não permitida.");
-  const { refusal } = await checkAccess(request, context, { feature: "feature_teacher_flix" });
-  if (refusal) return refuse(refusal.status, refusal.message);
+  if (!(await isFeatureEnabled(context, "feature_teacher_flix"))) return refuse(403, ACCESS_MESSAGES.FEATURE_DISABLED);
   const channels = env.LESSON_CHANNELS;
   if (!channels) return refuse(503, "Atualização ao vivo indisponível.");
   const id = lessonId.toLowerCase();

@@ -145,17 +145,23 @@ export async function readMultipart(request: Request, maxBytes: number, onFile: 
   if (!request.body) return new FormData();
   if (kind === "urlencoded") return readFormData(request, { maxBytes: Math.min(maxBytes, FORM_BYTES) });
   const limited = { headers: request.headers, body: countedBody(request.body, maxBytes) } as unknown as Request;
+  const ownErrors = new Set<unknown>(); // what the file handler threw passes through unchanged
   try {
     return await unstable_parseMultipartFormData(limited, async (part) => {
       if (typeof part.filename === "string") {
-        const value = await onFile(part);
-        await drain(part.data);
-        return value;
+        try {
+          const value = await onFile(part);
+          await drain(part.data);
+          return value;
+        } catch (error) {
+          ownErrors.add(error);
+          throw error;
+        }
       }
       return readText(part.data);
     });
   } catch (error) {
-    if (error instanceof BodyTooLargeError || error instanceof Response) throw error;
+    if (ownErrors.has(error) || error instanceof BodyTooLargeError || error instanceof Response) throw error;
     throw new UnreadableBodyError(error);
   }
 }
@@ -187,9 +193,12 @@ export async function drain(data: AsyncIterable<Uint8Array>) {
   }
 }
 
-/** A path id that must be a UUID: anything else is a 404 before any other work. */
-export function requireUuidParam(params: Record<string, string | undefined>, name: string, message = "Não encontrado."): string {
+/**
+ * A path id that must be a UUID: anything else is a 404 before any other work — the JSON refusal, or
+ * what `notFound` gives (a page's own not-found data).
+ */
+export function requireUuidParam(params: Record<string, string | undefined>, name: string, notFound: string | (() => unknown) = "Não encontrado."): string {
   const value = params[name];
-  if (!value || !isUuid(value)) throw refusal(404, message, "not_found");
-  return value.toLowerCase();
+  if (value && isUuid(value)) return value.toLowerCase();
+  throw typeof notFound === "function" ? notFound() : refusal(404, notFound, "not_found");
 }

@@ -463,8 +463,14 @@ export async function* sendMessageStream(
   const voice = input.audio ? validateVoice(input.audio) : null;
   const typed = voice ? null : validateMessageText(input.text);
   const providers = getAiProviders(context.cloudflare.env, options.providerOptions);
-  if (!providers) return unavailable();
-  if (voice && !providers.stt) throw new ChatError("voice_unavailable", 503, VOICE_UNAVAILABLE);
+  if (!providers || (voice && !providers.stt)) {
+    // Checks run in order — ownership, flag, then the provider — so a missing or foreign conversation
+    // is a 404 and a disabled mode a 403 even where no provider is configured (costs a query only here).
+    const conversation = await findOwnedConversation(context, user, conversationId);
+    await assertModeEnabled(context, conversation.mode);
+    if (!providers) return unavailable();
+    throw new ChatError("voice_unavailable", 503, VOICE_UNAVAILABLE);
+  }
 
   const { conversation, history, spend: spent } = await payForMessage(context, user, conversationId);
   if (!spent.ok) return { status: "credits_exhausted", code: CREDITS_EXHAUSTED, balance: spent.balance };

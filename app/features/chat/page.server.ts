@@ -9,7 +9,9 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { data, redirect } from "@remix-run/cloudflare";
 import { and, asc, eq } from "drizzle-orm";
+import { z } from "zod";
 import { requireUser, type SessionUser } from "~/server/auth.server";
+import { BODY_MESSAGES, parseForm } from "~/server/request.server";
 import { getAiProviders } from "~/server/ai/index.server";
 import { getFlags, requireFeature } from "~/server/flags.server";
 import { lessons, modules } from "~/server/schema";
@@ -17,6 +19,7 @@ import {
   ChatError,
   greet,
   loadConversation,
+  MESSAGE_MAX_CHARS,
   sendMessage,
   startConversation,
   statusOf,
@@ -154,17 +157,25 @@ export function formError(result: Exclude<SendResult | GreetResult, { status: "o
   }
 }
 
-/** The no-JS form post: `intent=send` (text) or `intent=new` (a fresh conversation in this mode). */
+/** The no-JS form posts: `intent=send` (text) or `intent=new` (a fresh conversation in this mode). */
+const chatFormSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("new") }),
+  // The length rule (and its message) belongs to sendMessage; the schema only bounds the shape.
+  z.object({ intent: z.literal("send"), text: z.string().max(MESSAGE_MAX_CHARS * 4).default(""), conversationId: z.string().max(100).optional() }),
+]);
+
 export async function chatPageAction(args: Args, target: ChatTarget) {
   const { request, context } = args;
   const user = await guard(args, target);
-  const form = await request.formData().catch(() => null);
-  if (!form) return data({ error: { code: "invalid_text", message: "Envio inválido." }, text: "" }, { status: 400 });
-  const intent = form.get("intent");
-  if (intent === "new") return startAndRedirect(args, target, user);
+  const submission = await parseForm(request, chatFormSchema);
+  if (submission.status !== "success") {
+    return data({ error: { code: "invalid_text", message: BODY_MESSAGES.invalid }, text: "" }, { status: 400 });
+  }
+  const input = submission.value;
+  if (input.intent === "new") return startAndRedirect(args, target, user);
 
-  const text = typeof form.get("text") === "string" ? (form.get("text") as string) : "";
-  const conversationId = new URL(request.url).searchParams.get("c") ?? String(form.get("conversationId") ?? "");
+  const text = input.text;
+  const conversationId = new URL(request.url).searchParams.get("c") ?? input.conversationId ?? "";
   let result: SendResult;
   try {
     result = await sendMessage(context, user, conversationId, { text });

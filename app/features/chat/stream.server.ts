@@ -3,6 +3,7 @@
 // reads one format. Not signed in → 401 "Erro de Autenticação"; blocked → 403.
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { checkAccess, type SessionUser } from "~/server/auth.server";
+import { readFormData } from "~/server/request.server";
 import { MAX_AUDIO_BYTES } from "./audio/validate";
 import { ChatError, formatEvent, type VoiceInput } from "./chat.server";
 
@@ -26,16 +27,20 @@ export async function streamUser(request: Request, context: AppLoadContext): Pro
   return user;
 }
 
-/** Multipart overhead allowed on top of the 50 MB audio limit before the body is even read. */
+/** Multipart overhead allowed on top of the 50 MB audio limit. */
 const FORM_OVERHEAD_BYTES = 64 * 1024;
 
-/** The learner's message from the form: `text`, or an `audio` file (voice). Limits checked before and after reading. */
+/** The learner's message from the form: `text`, or an `audio` file (voice). Read through the body helper. */
 export async function readMessageForm(request: Request): Promise<{ text: string | null; audio: VoiceInput | null }> {
-  const length = Number(request.headers.get("Content-Length") ?? "0");
-  if (length > MAX_AUDIO_BYTES + FORM_OVERHEAD_BYTES) throw new ChatError("invalid_audio", 413, "Áudio muito grande (máximo 50MB)");
-  const form = await request.formData().catch(() => {
-    throw new ChatError("invalid_text", 400, "Envio inválido.");
-  });
+  let form: FormData;
+  try {
+    form = await readFormData(request, { maxBytes: MAX_AUDIO_BYTES + FORM_OVERHEAD_BYTES });
+  } catch (thrown) {
+    if (!(thrown instanceof Response)) throw thrown;
+    if (thrown.status === 413) throw new ChatError("invalid_audio", 413, "Áudio muito grande (máximo 50MB)");
+    const { error } = (await thrown.json()) as { error: string };
+    throw new ChatError("invalid_text", thrown.status === 415 ? 415 : 400, error);
+  }
   const audio = form.get("audio");
   if (audio && typeof audio !== "string") {
     return { text: null, audio: { bytes: new Uint8Array(await audio.arrayBuffer()), mimeType: audio.type } };

@@ -161,24 +161,27 @@ export type CommentActionData = {
  * Action body of intent=comment: on success redirect back to the new comment with the spec's toast
  * (works without JavaScript) and tell live viewers; on failure the status and a pt-BR message.
  */
-export async function handleCommentAction(context: AppLoadContext, viewer: Viewer, lessonId: string | undefined, form: FormData) {
-  const content = form.get("content");
-  const parentId = form.get("parentId");
+export async function handleCommentAction(
+  context: AppLoadContext,
+  viewer: Viewer,
+  lessonId: string,
+  { content, parentId }: { content: string; parentId: string | null },
+) {
   const result = await addComment(context.db, viewer, lessonId, { content, parentId });
   if (!result.ok) {
     if (result.status === 404) throw courseNotFound("lesson");
     return data(
       {
         intent: "comment",
-        parentId: typeof parentId === "string" && parentId ? parentId : null,
-        content: typeof content === "string" ? content.slice(0, COMMENT_MAX_LENGTH + 100) : "",
+        parentId: parentId || null,
+        content: content.slice(0, COMMENT_MAX_LENGTH + 100),
         error: result.message,
       } satisfies CommentActionData,
       { status: result.status },
     );
   }
   // Live refresh for everyone on the lesson page, after the response; never fails the request.
-  const published = publishLessonComment(context, lessonId!).catch((error) => console.error("publishLessonComment failed", error));
+  const published = publishLessonComment(context, lessonId).catch((error) => console.error("publishLessonComment failed", error));
   context.cloudflare.ctx.waitUntil(published);
   return redirectWithToast(`/courses/lessons/${lessonId}?tab=comentarios#comentario-${result.id}`, {
     type: "success",

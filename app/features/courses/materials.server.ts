@@ -10,10 +10,10 @@ import {
   deleteQuietly, keyFromPublicUrl, MATERIAL_MAX_BYTES, materialKey, mediaBucket, publicPath,
   StreamingObjectWriter, TooLargeError,
 } from "~/server/storage.server";
-import { BodyTooLargeError, FORM_OVERHEAD_BYTES, readForm } from "./admin/uploads.server";
+import { BodyTooLargeError, FORM_OVERHEAD_BYTES, readMultipart, UnreadableBodyError } from "~/server/request.server";
 import { formatFileSize, materialContentType, materialTitle, materialType } from "./material-files";
 
-export type LessonMaterials = { id: string; title: string; moduleId: string; materials: DownloadableMaterial[] };
+export type LessonMaterials = Pick<typeof lessons.$inferSelect, "id" | "title" | "moduleId"> & { materials: DownloadableMaterial[] };
 
 export async function findLessonMaterials(db: DbOrTx, lessonId: string): Promise<LessonMaterials | null> {
   if (!isUuid(lessonId)) return null;
@@ -72,7 +72,7 @@ export async function uploadMaterial(context: AppLoadContext, request: Request, 
 
   let stored: { key: string; name: string; size: number } | null = null;
   try {
-    await readForm(request, MATERIAL_MAX_BYTES + FORM_OVERHEAD_BYTES, async (part) => {
+    await readMultipart(request, MATERIAL_MAX_BYTES + FORM_OVERHEAD_BYTES, async (part) => {
       if (part.name !== "file" || stored || !part.filename) return undefined;
       const name = part.filename;
       const writer = new StreamingObjectWriter(bucket, materialKey(lessonId, name, now.getTime()), {
@@ -96,8 +96,12 @@ export async function uploadMaterial(context: AppLoadContext, request: Request, 
     });
   } catch (error) {
     if (stored) await deleteQuietly(bucket, [(stored as { key: string }).key]);
+    // The body helper refuses by status: too large (413) keeps the drawer's message; 415 is not a form.
+    if (error instanceof Response && error.status === 413) return { status: "too_large" };
+    if (error instanceof Response && error.status === 400) return { status: "unreadable", message: "Não foi possível ler o arquivo enviado." };
+    if (error instanceof Response) throw error;
     if (error instanceof TooLargeError || error instanceof BodyTooLargeError) return { status: "too_large" };
-    if (error instanceof TypeError || /malformed|multipart/i.test(errorMessage(error))) {
+    if (error instanceof UnreadableBodyError || error instanceof TypeError) {
       return { status: "unreadable", message: "Não foi possível ler o arquivo enviado." };
     }
     console.error("materials: upload failed", error);

@@ -52,36 +52,6 @@ export const errorReportSchema = z.object({
 export type ErrorReport = z.output<typeof errorReportSchema>;
 
 /**
- * Reads at most `limit` bytes of the body. Returns null when the declared Content-Length or the bytes
- * actually received exceed it (a lying or absent Content-Length cannot get past the limit).
- */
-export async function readBodyLimited(request: Request, limit = MAX_BODY_BYTES): Promise<Uint8Array<ArrayBuffer> | null> {
-  const declared = request.headers.get("Content-Length");
-  if (declared !== null && Number(declared) > limit) return null;
-  if (!request.body) return new Uint8Array(new ArrayBuffer(0));
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
-}
-
-/**
  * JSON (any content type, e.g. sendBeacon's text/plain) or an url-encoded/multipart form. A JSON object
  * mislabelled as url-encoded (curl -d, some beacons) is read as JSON.
  */
@@ -90,7 +60,8 @@ export async function decodeReportBody(body: Uint8Array<ArrayBuffer>, contentTyp
   const looksLikeJson = body[0] === 0x7b; // "{"
   const isForm = type.startsWith("application/x-www-form-urlencoded") || type.startsWith("multipart/form-data");
   if (isForm && !(looksLikeJson && type.startsWith("application/x-www-form-urlencoded"))) {
-    const form = await new Response(body, { headers: { "Content-Type": contentType! } }).formData();
+    const form = await new Response(body, { headers: { "Content-Type": contentType! } }).formData().catch(() => null);
+    if (!form) return undefined;
     const fields: Record<string, string> = {};
     for (const [key, value] of form) if (typeof value === "string") fields[key] = value;
     return fields;

@@ -1,3 +1,4 @@
+import type { RouteHandle } from "~/lib/access";
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Outlet, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { useCoursesNavigationSkeleton } from "~/features/courses/Skeletons";
@@ -5,6 +6,8 @@ import { AppShell } from "~/features/shell/AppShell";
 import { ErrorScreen, isFeatureDisabledError, isNotFound } from "~/components/ErrorScreen";
 import { loadShell } from "~/features/shell/shell.server";
 import { MAIN_ID, SHELL_ROUTE_ID, type ShellData } from "~/features/shell/types";
+
+export const handle: RouteHandle = { access: "user" };
 
 /** Pathless layout of the signed-in pages: auth guard + navigation chrome. */
 export async function loader({ request, context }: LoaderFunctionArgs) {

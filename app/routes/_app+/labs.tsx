@@ -1,6 +1,9 @@
+import type { RouteHandle } from "~/lib/access";
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { FlashcardsArt, LevelTestArt, PronunciationArt } from "~/features/shell/art";
 import { FeatureCard } from "~/features/shell/FeatureCard";
+
+export const handle: RouteHandle = { access: "user" };
 
 export const meta: MetaFunction = () => [{ title: "Labs — Nika" }];
 

@@ -1,3 +1,4 @@
+import type { RouteHandle } from "~/lib/access";
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { confirmEmail } from "~/features/auth/accounts.server";
@@ -5,6 +6,8 @@ import { SubmitButton } from "~/components/button";
 import { NoticeBox } from "~/components/notice";
 import { AuthCard, DelayedRedirect, linkClass } from "~/features/auth/ui";
 import { createSession } from "~/server/auth.server";
+
+export const handle: RouteHandle = { access: "public" };
 
 /** Spec §4: success redirects after 2 s to / (or /config after an e-mail change). */
 const REDIRECT_DELAY_S = 2;

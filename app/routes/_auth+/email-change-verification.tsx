@@ -1,8 +1,11 @@
+import type { RouteHandle } from "~/lib/access";
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link } from "@remix-run/react";
 import { buttonVariants } from "~/components/button";
 import { NoticeBox } from "~/components/notice";
 import { AuthCard } from "~/features/auth/ui";
+
+export const handle: RouteHandle = { access: "public" };
 
 export const meta: MetaFunction = () => [{ title: "Alteração de email — Nika" }];
 

@@ -1,3 +1,5 @@
+import { readFormData } from "~/server/request.server";
+import type { RouteHandle } from "~/lib/access";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
@@ -9,6 +11,8 @@ import { NoticeBox } from "~/components/notice";
 import { AuthCard, linkClass } from "~/features/auth/ui";
 import { secondsLeft } from "~/server/rate-limit.server";
 import { redirectWithToast } from "~/server/toast.server";
+
+export const handle: RouteHandle = { access: "public" };
 
 export const meta: MetaFunction = () => [{ title: "Confirme seu email — Nika" }];
 
@@ -23,7 +27,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   // The expired-link screen posts the address; otherwise it comes from the pending-email cookie.
   const posted = emailOnlySchema.safeParse({ email: formData.get("email") ?? "" });
   const email = posted.success ? posted.data.email : await readPendingEmail(context.cloudflare.env, request);

@@ -1,4 +1,5 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/server/request.server";
+import type { RouteHandle } from "~/lib/access";
 import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { publicOrigin, requestPasswordReset } from "~/features/auth/accounts.server";
@@ -8,13 +9,15 @@ import { ConformForm, Field, useSchemaForm } from "~/components/forms";
 import { NoticeBox } from "~/components/notice";
 import { AuthCard, linkClass } from "~/features/auth/ui";
 
+export const handle: RouteHandle = { access: "public" };
+
 export const meta: MetaFunction = () => [{ title: "Esqueci minha senha — Nika" }];
 
 const SAME_ANSWER =
   "Se o email estiver cadastrado, você receberá em instantes um link para redefinir sua senha. Verifique também a caixa de spam.";
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: emailOnlySchema });
+  const submission = await parseForm(request, emailOnlySchema);
   if (submission.status !== "success") return data({ result: submission.reply(), sent: false }, { status: 400 });
   try {
     await requestPasswordReset(context, submission.value.email, publicOrigin(context, request));

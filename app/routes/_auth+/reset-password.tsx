@@ -1,4 +1,5 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/server/request.server";
+import type { RouteHandle } from "~/lib/access";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { isResetTokenValid, resetPassword } from "~/features/auth/accounts.server";
@@ -8,6 +9,8 @@ import { ConformForm, Field, useSchemaForm } from "~/components/forms";
 import { NoticeBox } from "~/components/notice";
 import { AuthCard, DelayedRedirect, linkClass } from "~/features/auth/ui";
 import { destroySession } from "~/server/auth.server";
+
+export const handle: RouteHandle = { access: "public" };
 
 const INVALID_LINK = "Link de redefinição de senha inválido ou expirado. Solicite um novo link de redefinição.";
 const REDIRECT_DELAY_S = 2;
@@ -27,7 +30,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: resetPasswordSchema });
+  const submission = await parseForm(request, resetPasswordSchema);
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), error: null }, { status: 400 });
   }

@@ -1,4 +1,5 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/server/request.server";
+import type { RouteHandle } from "~/lib/access";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { signinSchema } from "~/features/auth/schemas";
@@ -14,6 +15,8 @@ import { getFlags } from "~/server/flags.server";
 import { checkLimit, clearAttempts, LIMITS, minutesLeft, recordAttempt } from "~/server/rate-limit.server";
 import { redirectWithToast } from "~/server/toast.server";
 
+export const handle: RouteHandle = { access: "guest" };
+
 export const meta: MetaFunction = () => [{ title: "Entrar — Nika" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -24,7 +27,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.clone().formData(), { schema: signinSchema });
+  const submission = await parseForm(request.clone() as Request, signinSchema);
   if (submission.status !== "success") return data({ result: submission.reply(), notice: null }, { status: 400 });
   const { email, redirectTo } = submission.value;
   const reply = (notice: Notice, status: number, headers?: HeadersInit) =>

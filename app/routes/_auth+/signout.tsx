@@ -1,5 +1,8 @@
+import type { RouteHandle } from "~/lib/access";
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { destroySession } from "~/server/auth.server";
+
+export const handle: RouteHandle = { access: "public" };
 
 export const loader = () => redirect("/");
 

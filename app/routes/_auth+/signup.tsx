@@ -1,4 +1,5 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/server/request.server";
+import type { RouteHandle } from "~/lib/access";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect, useState } from "react";
@@ -13,6 +14,8 @@ import { createSession, redirectIfSignedIn } from "~/server/auth.server";
 import { getFlags } from "~/server/flags.server";
 import { minutesLeft } from "~/server/rate-limit.server";
 import { redirectWithToast } from "~/server/toast.server";
+
+export const handle: RouteHandle = { access: "guest" };
 
 export const meta: MetaFunction = () => [{ title: "Criar conta — Nika" }];
 
@@ -29,7 +32,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: signupSchema });
+  const submission = await parseForm(request, signupSchema);
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), notice: null, emailExists: false }, { status: 400 });
   }

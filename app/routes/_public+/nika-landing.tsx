@@ -1,5 +1,8 @@
+import type { RouteHandle } from "~/lib/access";
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { PublicLanding } from "~/features/shell/PublicLanding";
+
+export const handle: RouteHandle = { access: "public" };
 
 export const meta: MetaFunction = () => [
   { title: "Nika — Aprenda inglês conversando com IA" },

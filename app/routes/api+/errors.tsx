@@ -1,13 +1,16 @@
+import type { RouteHandle } from "~/lib/access";
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import {
   INVALID_REPORT,
   MAX_BODY_BYTES,
   decodeReportBody,
   parseErrorReport,
-  readBodyLimited,
   saveErrorReport,
 } from "~/features/shell/error-report.server";
 import { getSessionUser } from "~/server/auth.server";
+import { readBytes } from "~/server/request.server";
+
+export const handle: RouteHandle = { access: "public" };
 
 const methodNotAllowed = () =>
   Response.json({ error: "Método não permitido." }, { status: 405, headers: { Allow: "POST" } });
@@ -15,9 +18,9 @@ const methodNotAllowed = () =>
 /** POST /api/errors — browser error reports (see ~/features/shell/report-error). */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
-  const body = await readBodyLimited(request, MAX_BODY_BYTES);
-  if (body === null) return Response.json({ error: "Relatório de erro muito grande." }, { status: 413 });
-  const report = parseErrorReport(await decodeReportBody(body, request.headers.get("Content-Type")));
+  // sendBeacon posts text/plain; fetch posts JSON; a form post (no JS) is a form.
+  const { bytes } = await readBytes(request, { maxBytes: MAX_BODY_BYTES, accept: ["json", "text", "urlencoded", "multipart"] });
+  const report = parseErrorReport(await decodeReportBody(bytes, request.headers.get("Content-Type")));
   if (!report) return Response.json({ error: INVALID_REPORT }, { status: 400 });
   if (!report.userAgent) {
     const userAgent = request.headers.get("User-Agent");

@@ -1,10 +1,13 @@
 // Development mailbox: the outbox, newest first, with clickable links — so sign-up confirmation and
 // password reset can be followed locally. Never reachable in production.
+import type { RouteHandle } from "~/lib/access";
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useLoaderData } from "@remix-run/react";
 import { desc, eq } from "drizzle-orm";
 import { isProduction } from "~/server/env";
 import { mailOutbox } from "~/server/schema";
+
+export const handle: RouteHandle = { access: "dev" };
 
 export const meta: MetaFunction = () => [{ title: "Caixa de emails (desenvolvimento) — Nika" }];
 

@@ -1,13 +1,19 @@
 // POST → Nika's greeting (the free `start` turn) of a conversation that has no message yet, as text/event-stream.
+import type { RouteHandle } from "~/lib/access";
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import { isUuid } from "~/lib/ids";
 import { assertModeEnabled, ChatError, findOwnedConversation, greetStream, toEventStream } from "~/features/chat/chat.server";
 import { errorEventResponse, streamUser } from "~/features/chat/stream.server";
 
+export const handle: RouteHandle = { access: "user" };
+
 export async function action({ request, context, params }: ActionFunctionArgs) {
+  const conversationId = params.conversationId ?? "";
+  if (!isUuid(conversationId)) return errorEventResponse(404, { code: "not_found", message: "Conversa não encontrada" });
   const user = await streamUser(request, context);
   if (user instanceof Response) return user;
   try {
-    const conversation = await findOwnedConversation(context, user, params.conversationId ?? "");
+    const conversation = await findOwnedConversation(context, user, conversationId);
     await assertModeEnabled(context, conversation.mode);
     return toEventStream(greetStream(context, conversation), { waitUntil: (p) => context.cloudflare.ctx.waitUntil(p) });
   } catch (error) {

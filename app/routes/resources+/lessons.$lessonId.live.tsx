@@ -1,5 +1,8 @@
+import type { RouteHandle } from "~/lib/access";
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { connectLessonChannel } from "~/server/realtime.server";
+
+export const handle: RouteHandle = { access: "user" };
 
 /** WebSocket endpoint of a lesson's live channel (the upgrade is answered by its Durable Object). */
 export const loader = ({ request, context, params }: LoaderFunctionArgs) =>

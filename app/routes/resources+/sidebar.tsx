@@ -1,7 +1,11 @@
+import type { RouteHandle } from "~/lib/access";
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { isSafeRedirect, sidebarCookie } from "~/features/shell/sidebar-state";
 import { isProduction } from "~/server/env";
+import { parseForm } from "~/server/request.server";
+
+export const handle: RouteHandle = { access: "public" };
 
 const schema = z.object({
   open: z.enum(["true", "false"]),
@@ -9,22 +13,18 @@ const schema = z.object({
     .string()
     .max(2000)
     .refine((to) => isSafeRedirect(to))
-    .optional()
     .default("/"),
 });
 
 /** The sidebar toggle without JavaScript: saves the state in the cookie and goes back. */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return Response.json({ error: "Método não permitido." }, { status: 405, headers: { Allow: "POST" } });
-  const form = await request.formData();
-  const parsed = schema.safeParse({
-    open: form.get("open") ?? undefined,
-    redirectTo: form.get("redirectTo") || undefined,
-  });
-  if (!parsed.success) return Response.json({ error: "Pedido inválido." }, { status: 400 });
+  const submission = await parseForm(request, schema);
+  if (submission.status !== "success") return Response.json({ error: "Pedido inválido." }, { status: 400 });
+  const { open, redirectTo } = submission.value;
   const secure = isProduction(context.cloudflare.env);
-  return redirect(parsed.data.redirectTo, {
-    headers: { "Set-Cookie": sidebarCookie(parsed.data.open === "true", { secure }) },
+  return redirect(redirectTo, {
+    headers: { "Set-Cookie": sidebarCookie(open === "true", { secure }) },
   });
 }
 

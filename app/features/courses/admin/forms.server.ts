@@ -10,7 +10,8 @@ import {
   type ImageFolder, type MediaBucket,
 } from "~/server/storage.server";
 import { MESSAGES } from "./schemas";
-import { BodyTooLargeError, FORM_OVERHEAD_BYTES, readFormWithFiles, type BufferedFile } from "./uploads.server";
+import { BODY_MESSAGES, BodyTooLargeError, FORM_OVERHEAD_BYTES } from "~/server/request.server";
+import { readFormWithFiles, type BufferedFile } from "./uploads.server";
 
 /** A file input of a form and the URL field it fills. */
 export type ImageField = { file: string; url: string; folder: ImageFolder };
@@ -49,7 +50,10 @@ export async function parseAdminForm<Schema extends z.ZodType>(
       maxBodyBytes: imageFields.length * IMAGE_MAX_BYTES + FORM_OVERHEAD_BYTES,
     }));
   } catch (error) {
-    if (error instanceof BodyTooLargeError) return { kind: "too_large" };
+    // The body helper refuses by status: too large (413) and broken (400) keep the form's own messages.
+    if ((error instanceof Response && error.status === 413) || error instanceof BodyTooLargeError) return { kind: "too_large" };
+    if (error instanceof Response && error.status !== 400) throw error; // not a form at all (415)
+    if (error instanceof Response) return { kind: "unreadable", message: BODY_MESSAGES.unreadable };
     return { kind: "unreadable", message: errorMessage(error) };
   }
 

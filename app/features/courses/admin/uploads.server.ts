@@ -1,87 +1,6 @@
-// Reading upload forms inside the worker without ever holding more than the limits in memory:
-// the declared Content-Length is checked before any byte is read, and bytes are counted while reading
-// (chunked bodies, lying clients). Files are streamed part by part (Remix's multipart parser).
-import { unstable_parseMultipartFormData, type UploadHandlerPart } from "@remix-run/cloudflare";
-
-/** Room for the text fields and multipart boundaries around the files. */
-export const FORM_OVERHEAD_BYTES = 256 * 1024;
-/** Each text field of an upload form (titles, descriptions, embed codes). */
-const MAX_TEXT_PART_BYTES = 64 * 1024;
-
-export class BodyTooLargeError extends Error {
-  constructor(readonly limit: number) {
-    super(`Corpo da requisição acima de ${limit} bytes`);
-    this.name = "BodyTooLargeError";
-  }
-}
-
-/** True when the request declares a body bigger than `maxBytes` (checked before reading anything). */
-export function declaresTooLarge(request: Request, maxBytes: number): boolean {
-  const declared = Number(request.headers.get("Content-Length"));
-  return Number.isFinite(declared) && declared > maxBytes;
-}
-
-export const isMultipart = (request: Request) =>
-  (request.headers.get("Content-Type") ?? "").toLowerCase().startsWith("multipart/form-data");
-
-/** The request body, erroring as soon as more than `maxBytes` arrive. */
-function countedBody(request: Request, maxBytes: number): ReadableStream<Uint8Array> {
-  let total = 0;
-  return request.body!.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        total += chunk.byteLength;
-        if (total > maxBytes) controller.error(new BodyTooLargeError(maxBytes));
-        else controller.enqueue(chunk);
-      },
-    }),
-  );
-}
-
-export type FileHandler = (part: UploadHandlerPart) => Promise<string | undefined>;
-
-/**
- * Parses a multipart form: text fields go into the FormData (each ≤ 64 KB), file parts to `onFile`
- * (which must consume `part.data`). A urlencoded body is read as usual (it carries no files).
- * Throws BodyTooLargeError past `maxBodyBytes`.
- */
-export async function readForm(request: Request, maxBodyBytes: number, onFile: FileHandler): Promise<FormData> {
-  if (declaresTooLarge(request, maxBodyBytes)) throw new BodyTooLargeError(maxBodyBytes);
-  if (!request.body) return new FormData();
-  if (!isMultipart(request)) {
-    const text = await new Response(countedBody(request, Math.min(maxBodyBytes, 1024 * 1024))).text();
-    const form = new FormData();
-    for (const [name, value] of new URLSearchParams(text)) form.append(name, value);
-    return form;
-  }
-  const limited = { headers: request.headers, body: countedBody(request, maxBodyBytes) } as unknown as Request;
-  return unstable_parseMultipartFormData(limited, async (part) => {
-    if (typeof part.filename === "string") {
-      const value = await onFile(part);
-      await drain(part.data);
-      return value;
-    }
-    return readText(part.data);
-  });
-}
-
-async function readText(data: AsyncIterable<Uint8Array>): Promise<string> {
-  const decoder = new TextDecoder();
-  let size = 0;
-  let text = "";
-  for await (const chunk of data) {
-    size += chunk.byteLength;
-    if (size > MAX_TEXT_PART_BYTES) throw new BodyTooLargeError(MAX_TEXT_PART_BYTES);
-    text += decoder.decode(chunk, { stream: true });
-  }
-  return text + decoder.decode();
-}
-
-/** Reads what is left of a part (the parser needs every part consumed to reach the next). */
-export async function drain(data: AsyncIterable<Uint8Array>) {
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  for await (const _ of data);
-}
+// Image upload forms: files buffered up to their limit (bigger ones only counted), read through the
+// one body helper (~/server/request.server), which checks type and size before and while reading.
+import { readMultipart } from "~/server/request.server";
 
 export type BufferedFile = {
   field: string;
@@ -101,7 +20,7 @@ export async function readFormWithFiles(
   options: { fields: readonly string[]; maxFileBytes: number; maxBodyBytes: number },
 ): Promise<{ formData: FormData; files: Map<string, BufferedFile> }> {
   const files = new Map<string, BufferedFile>();
-  const formData = await readForm(request, options.maxBodyBytes, async (part) => {
+  const formData = await readMultipart(request, options.maxBodyBytes, async (part) => {
     if (!options.fields.includes(part.name) || files.has(part.name)) return undefined;
     const chunks: Uint8Array[] = [];
     let size = 0;

@@ -1,4 +1,5 @@
 // /chat-with-nika/{portuguese|english|game|roleplay}: the chat screen in one mode (flag enforced on the server).
+import type { RouteHandle } from "~/lib/access";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
@@ -6,6 +7,8 @@ import { CHAT_MODE_INFO, menuModeFromSlug } from "~/features/chat/modes";
 import { chatPageAction, loadChatPage, modeTarget } from "~/features/chat/page.server";
 import { ChatScreen } from "~/features/chat/ui/ChatScreen";
 import { requireUser } from "~/server/auth.server";
+
+export const handle: RouteHandle = { access: "user" };
 
 function target(slug: string | undefined) {
   const mode = menuModeFromSlug(slug);

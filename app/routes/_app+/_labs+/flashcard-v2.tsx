@@ -1,7 +1,10 @@
+import type { RouteHandle } from "~/lib/access";
 import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { ComingSoon } from "~/features/shell/ComingSoon";
 import { requireUser } from "~/server/auth.server";
 import { requireFeature } from "~/server/flags.server";
+
+export const handle: RouteHandle = { access: "user" };
 
 export const meta: MetaFunction = () => [{ title: "Flashcards — Nika" }];
 

@@ -1,8 +1,11 @@
+import type { RouteHandle } from "~/lib/access";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Outlet } from "@remix-run/react";
 import { useCoursesNavigationSkeleton } from "~/features/courses/Skeletons";
 import { requireUser } from "~/server/auth.server";
 import { requireFeature } from "~/server/flags.server";
+
+export const handle: RouteHandle = { access: "user" };
 
 export const meta: MetaFunction = () => [{ title: "Teacher FLIX — Nika" }];
 

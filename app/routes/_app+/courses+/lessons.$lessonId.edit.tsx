@@ -1,5 +1,6 @@
 // /courses/lessons/:lessonId/edit — "Editar Aula", nested in the lesson page (dialog with JS, page
 // section without). Admins only; Teacher FLIX must be on.
+import type { RouteHandle } from "~/lib/access";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { handleAdminSave, requireCourseAdmin } from "~/features/courses/admin/actions.server";
@@ -8,6 +9,9 @@ import { findLessonForEdit, updateLesson } from "~/features/courses/admin/conten
 import type { AdminActionData } from "~/features/courses/admin/form-state";
 import { LessonForm } from "~/features/courses/admin/LessonForm";
 import { lessonSchema } from "~/features/courses/admin/schemas";
+import { requireUuidParam } from "~/server/request.server";
+
+export const handle: RouteHandle = { access: "admin" };
 
 export const meta: MetaFunction = () => [{ title: "Editar Aula — Nika" }];
 
@@ -21,8 +25,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
+  const lessonId = requireUuidParam(params, "lessonId", "Aula não encontrada");
   await requireCourseAdmin(request, context);
-  const lessonId = params.lessonId!;
   return handleAdminSave({
     request,
     context,

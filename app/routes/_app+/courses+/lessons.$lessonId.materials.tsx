@@ -1,5 +1,8 @@
 // /courses/lessons/:lessonId/materials — the admin's materials drawer over the lesson page: upload one
 // file (multipart, streamed to R2) and remove files (with a confirmation step). Admins only.
+import { parseWithZod } from "@conform-to/zod/v4";
+import { z } from "zod";
+import type { RouteHandle } from "~/lib/access";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { requireCourseAdmin } from "~/features/courses/admin/actions.server";
@@ -7,12 +10,14 @@ import { ADMIN_PANEL_ID, AdminPanel, useAnchoredAction } from "~/features/course
 import type { AdminActionData } from "~/features/courses/admin/form-state";
 import { MaterialUpload } from "~/features/courses/admin/MaterialUpload";
 import { MESSAGES } from "~/features/courses/admin/schemas";
-import { isMultipart } from "~/features/courses/admin/uploads.server";
 import { materialFileId, materialsPath } from "~/features/courses/material-files";
 import { MaterialsList } from "~/features/courses/materials";
 import { findLessonMaterials, removeMaterial, uploadMaterial } from "~/features/courses/materials.server";
 import { safeRedirect } from "~/server/auth.server";
+import { bodyKind, readFormData, requireUuidParam } from "~/server/request.server";
 import { redirectWithToast } from "~/server/toast.server";
+
+export const handle: RouteHandle = { access: "admin" };
 
 export const meta: MetaFunction = () => [{ title: "Materiais da aula — Nika" }];
 
@@ -28,14 +33,23 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return { lesson, confirm };
 }
 
+/** The one non-upload action: removing a material (`confirmed=yes` after the no-JS confirmation step). */
+const removeMaterialSchema = z.object({
+  intent: z.literal("remove"),
+  url: z.string().max(2000).default(""),
+  file: z.string().max(300).optional(),
+  confirmed: z.literal("yes").optional(),
+  redirectTo: z.string().max(2000).optional(),
+});
+
 const notice = (title: string, description?: string): AdminActionData => ({ result: null, notice: { tone: "error", title, description } });
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
+  const lessonId = requireUuidParam(params, "lessonId", "Aula não encontrada");
   await requireCourseAdmin(request, context);
-  const lessonId = params.lessonId!;
   const here = materialsPath(lessonId);
 
-  if (isMultipart(request)) {
+  if (bodyKind(request) === "multipart") {
     const outcome = await uploadMaterial(context, request, lessonId);
     switch (outcome.status) {
       case "ok":
@@ -55,14 +69,14 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     }
   }
 
-  const form = await request.formData();
-  const back = safeRedirect(form.get("redirectTo"), lessonPath(lessonId));
-  if (form.get("intent") !== "remove") return data(notice("Erro", "Ação desconhecida"), { status: 400 });
-  const url = String(form.get("url") ?? "");
-  if (form.get("confirmed") !== "yes") {
+  const submission = parseWithZod(await readFormData(request), { schema: removeMaterialSchema });
+  if (submission.status !== "success") return data(notice("Erro", "Ação desconhecida"), { status: 400 });
+  const { url, file, confirmed, redirectTo } = submission.value;
+  const back = safeRedirect(redirectTo, lessonPath(lessonId));
+  if (!confirmed) {
     // No JavaScript: ask first (spec §5), on this page.
-    const file = String(form.get("file") ?? "") || materialFileId({ url });
-    return redirect(`${here}?remover=${encodeURIComponent(file)}#${ADMIN_PANEL_ID}`);
+    const fileId = file || materialFileId({ url });
+    return redirect(`${here}?remover=${encodeURIComponent(fileId)}#${ADMIN_PANEL_ID}`);
   }
   const outcome = await removeMaterial(context, lessonId, url);
   switch (outcome.status) {

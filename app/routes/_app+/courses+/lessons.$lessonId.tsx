@@ -1,8 +1,10 @@
+import { z } from "zod";
+import type { RouteHandle } from "~/lib/access";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, Outlet, useActionData, useLoaderData } from "@remix-run/react";
 import { courseNotFound, handleCompleteAction, loadLessonPage } from "~/features/courses/catalog.server";
 import { Comments } from "~/features/courses/Comments";
-import { handleCommentAction, loadLessonComments, type CommentActionData } from "~/features/courses/comments.server";
+import { COMMENT_MAX_LENGTH, handleCommentAction, loadLessonComments, type CommentActionData } from "~/features/courses/comments.server";
 import { buttonVariants } from "~/components/button";
 import { BookIcon, ChatIcon, UploadIcon } from "~/components/icons";
 import { LessonTabs } from "~/features/courses/LessonTabs";
@@ -12,8 +14,11 @@ import { MaterialsList } from "~/features/courses/materials";
 import { CourseErrorBoundary, courseErrorTitle } from "~/features/courses/NotFound";
 import { LessonVideo } from "~/features/courses/video";
 import { requireUser } from "~/server/auth.server";
+import { BODY_MESSAGES, parseForm, requireUuidParam } from "~/server/request.server";
 import { requireFeature } from "~/server/flags.server";
 import { ADMIN_PANEL_ID } from "~/features/courses/admin/panel-id";
+
+export const handle: RouteHandle = { access: "user" };
 
 export const meta: MetaFunction<typeof loader> = ({ data, error }) => [
   { title: data ? `${data.page.lesson.title} — Teacher FLIX` : courseErrorTitle(error) },
@@ -32,20 +37,26 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return { page, comments, isAdmin: user.isAdmin, now: Date.now() };
 }
 
-/** intent=complete: mark the lesson completed · intent=comment: a comment, or an admin's reply (parentId). */
+/** The lesson page's two forms: mark it completed, or post a comment / an admin's reply (parentId). */
+const lessonActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("complete") }),
+  // Length and emptiness are checked by addComment, which answers with the spec's messages.
+  z.object({ intent: z.literal("comment"), content: z.string().max(COMMENT_MAX_LENGTH * 4).default(""), parentId: z.string().max(100).optional() }),
+]);
+
 export async function action({ request, context, params }: ActionFunctionArgs) {
+  const lessonId = requireUuidParam(params, "lessonId", () => courseNotFound("lesson"));
   const user = await requireUser(request, context);
+  const submission = await parseForm(request, lessonActionSchema);
+  if (submission.status !== "success") {
+    return data({ intent: "unknown" as const, error: BODY_MESSAGES.unknownIntent }, { status: 400 });
+  }
   await requireFeature(context, "feature_teacher_flix");
   const viewer = { id: user.id, isAdmin: user.isAdmin };
-  const form = await request.formData();
-  switch (form.get("intent")) {
-    case "complete":
-      return handleCompleteAction(context, viewer, params.lessonId);
-    case "comment":
-      return handleCommentAction(context, viewer, params.lessonId, form);
-    default:
-      return data({ intent: "unknown" as const, error: "Ação inválida." }, { status: 400 });
-  }
+  const input = submission.value;
+  return input.intent === "complete"
+    ? handleCompleteAction(context, viewer, lessonId)
+    : handleCommentAction(context, viewer, lessonId, { content: input.content, parentId: input.parentId ?? null });
 }
 
 export default function LessonRoute() {

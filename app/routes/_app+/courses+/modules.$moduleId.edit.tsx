@@ -1,5 +1,6 @@
 // /courses/modules/:moduleId/edit — "Editar Módulo", nested in the module page (dialog with JS, page
 // section without). Admins only; Teacher FLIX must be on.
+import type { RouteHandle } from "~/lib/access";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { handleAdminSave, requireCourseAdmin } from "~/features/courses/admin/actions.server";
@@ -8,6 +9,9 @@ import { findModuleForEdit, updateModule } from "~/features/courses/admin/conten
 import type { AdminActionData } from "~/features/courses/admin/form-state";
 import { ModuleForm } from "~/features/courses/admin/ModuleForm";
 import { moduleSchema } from "~/features/courses/admin/schemas";
+import { requireUuidParam } from "~/server/request.server";
+
+export const handle: RouteHandle = { access: "admin" };
 
 export const meta: MetaFunction = () => [{ title: "Editar Módulo — Nika" }];
 
@@ -21,8 +25,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
+  const moduleId = requireUuidParam(params, "moduleId", "Módulo não encontrado");
   await requireCourseAdmin(request, context);
-  const moduleId = params.moduleId!;
   return handleAdminSave({
     request,
     context,

@@ -1,3 +1,4 @@
+import type { RouteHandle } from "~/lib/access";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, Outlet, useLoaderData } from "@remix-run/react";
 import { courseNotFound, loadModulePage } from "~/features/courses/catalog.server";
@@ -8,6 +9,8 @@ import { EditLink } from "~/features/courses/ui";
 import { ArrowLeftIcon } from "~/components/icons";
 import { requireUser } from "~/server/auth.server";
 import { requireFeature } from "~/server/flags.server";
+
+export const handle: RouteHandle = { access: "user" };
 
 export const meta: MetaFunction<typeof loader> = ({ data, error }) => [
   { title: data ? `${moduleHeading(data.page.module)} — Teacher FLIX` : courseErrorTitle(error) },

@@ -1,3 +1,4 @@
+import type { RouteHandle } from "~/lib/access";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { loadCatalogue } from "~/features/courses/catalog.server";
@@ -5,6 +6,8 @@ import { CoursesHero } from "~/features/courses/CoursesHero";
 import { ModuleCard } from "~/features/courses/ModuleCard";
 import { requireUser } from "~/server/auth.server";
 import { requireFeature } from "~/server/flags.server";
+
+export const handle: RouteHandle = { access: "user" };
 
 export const meta: MetaFunction = () => [{ title: "Teacher FLIX — Nika" }];
 

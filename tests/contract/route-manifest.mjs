@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+// Prints the built route manifest as JSON: every route of build/server with its URL pattern, whether it
+// has a loader, an action and a component, and the access level its module declares (`handle.access`).
+// Run with the worker's export conditions, as the route-contract test does:
+//   node --conditions=workerd --conditions=worker tests/contract/route-manifest.mjs
+import { pathToFileURL } from "node:url";
+import { resolve } from "node:path";
+
+const build = await import(pathToFileURL(resolve("build/server/index.js")).href);
+const routes = Object.values(build.routes);
+const byId = new Map(routes.map((route) => [route.id, route]));
+
+/** The URL pattern of a route: its ancestors' paths joined (pathless layouts add nothing). */
+function fullPath(route) {
+  const parts = [];
+  for (let current = route; current; current = current.parentId ? byId.get(current.parentId) : undefined) {
+    if (current.path) parts.unshift(current.path);
+  }
+  return "/" + parts.join("/");
+}
+
+const manifest = routes
+  .filter((route) => route.id !== "root")
+  .map((route) => ({
+    id: route.id,
+    path: fullPath(route),
+    /** Addressable by a URL of its own (pathless layouts are reached only through their children). */
+    addressable: Boolean(route.path || route.index),
+    hasLoader: typeof route.module.loader === "function",
+    hasAction: typeof route.module.action === "function",
+    hasComponent: typeof route.module.default === "function",
+    access: route.module.handle?.access ?? null,
+  }))
+  .sort((a, b) => a.path.localeCompare(b.path) || a.id.localeCompare(b.id));
+
+process.stdout.write(JSON.stringify(manifest, null, 2));

@@ -1,0 +1,322 @@
+// The route contract: every route of the built manifest, as anonymous, blocked, learner and admin,
+// against the worker served by `wrangler dev` (workerd) with the embedded database.
+//  1. Every route module declares its access level (`export const handle: RouteHandle = { access }`,
+//     app/lib/access.ts); a route without one fails here — a new route is covered without editing this.
+//  2. GET of every addressable route and an empty POST to every action answer as the declaration says
+//     (redirect to /signin, /blocked or /, 401/403, or allowed).
+//  3. A fixed corpus of malformed requests goes to every action and resource route as every role: every
+//     answer is < 500, a refused request (4xx) changes no row of any table, and the app still serves a
+//     page afterwards.
+// It runs in its own Playwright project before the journeys (they would change row counts meanwhile).
+import { execFileSync } from "node:child_process";
+import { request as httpRequest } from "node:http";
+import type { TestInfo } from "@playwright/test";
+import { sql } from "drizzle-orm";
+import { ACCESS_LEVELS, type Access } from "../../app/lib/access";
+import { expect, insertAccount, test, withDb, type Account, type Role } from "../e2e/support";
+
+type ManifestRoute = {
+  id: string;
+  path: string;
+  addressable: boolean;
+  hasLoader: boolean;
+  hasAction: boolean;
+  hasComponent: boolean;
+  access: Access | null;
+};
+
+const manifest: ManifestRoute[] = JSON.parse(
+  execFileSync(process.execPath, ["--conditions=workerd", "--conditions=worker", "tests/contract/route-manifest.mjs"], { encoding: "utf8" }),
+);
+
+const ROLES = ["anonymous", "blocked", "learner", "admin"] as const;
+type Who = (typeof ROLES)[number];
+
+/** playwright.config.ts serves the app here (wrangler dev on the production build). */
+const BASE = new URL("http://localhost:8797");
+
+// ——— raw HTTP (exact bytes and headers, no client-side fixing of what we send) ———
+
+type Answer = { status: number; location: string | null; body: string };
+
+function send(method: string, path: string, options: { headers?: Record<string, string>; body?: Buffer; cookie?: string } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.cookie) headers.Cookie = options.cookie;
+    if (options.body && !("Content-Length" in headers)) headers["Content-Length"] = String(options.body.byteLength);
+    const req = httpRequest(new URL(path, BASE), { method, headers, timeout: 20_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, location: res.headers.location ?? null, body: Buffer.concat(chunks).toString("utf8").slice(0, 500) }),
+      );
+      // WebSocket/streaming answers may stay open: the status is what we check.
+      res.on("error", reject);
+    });
+    req.on("timeout", () => req.destroy(new Error(`no answer in 20 s: ${method} ${path}`)));
+    req.on("error", (error: NodeJS.ErrnoException) => {
+      // The server may answer (413) and close before a big body is fully written: that answer counts.
+      if (error.code === "EPIPE" || error.code === "ECONNRESET") resolve({ status: -1, location: null, body: error.code });
+      else reject(error);
+    });
+    if (options.body) req.end(options.body);
+    else req.end();
+  });
+}
+
+const redirectPath = (answer: Answer) => (answer.location ? new URL(answer.location, BASE).pathname : null);
+const isRedirect = (answer: Answer) => answer.status >= 300 && answer.status < 400;
+
+// ——— samples for path parameters (real rows, so allowed pages answer 200) ———
+
+type Samples = Record<string, string>;
+
+async function arrangeSamples(learner: Account): Promise<Samples> {
+  return withDb(async (db) => {
+    const [module] = (await db.execute(sql`
+      insert into modules (title, description, order_index, available)
+      values ('Contrato de rotas', 'Módulo do teste de contrato.', -9000000, 'yes') returning id`)).rows as { id: string }[];
+    const [lesson] = (await db.execute(sql`
+      insert into lessons (module_id, title, order_index, duration_seconds, video_url)
+      values (${module!.id}, 'Aula do contrato', 1, 90, 'https://www.youtube.com/watch?v=dQw4w9WgXcQ') returning id`)).rows as { id: string }[];
+    const [conversation] = (await db.execute(sql`
+      insert into chat_conversations (user_id, mode) values (${learner.id}, 'english') returning id`)).rows as { id: string }[];
+    return {
+      moduleId: module!.id,
+      lessonId: lesson!.id,
+      conversationId: conversation!.id,
+      mode: "english",
+      lessonKey: "M01A01",
+      file: "0b5e3c1c-0000-4000-8000-000000000000.mp3",
+      "*": "nao-existe/arquivo.png",
+    };
+  });
+}
+
+async function cleanSamples(samples: Samples) {
+  await withDb(async (db) => {
+    await db.execute(sql`delete from chat_conversations where id = ${samples.conversationId}`);
+    await db.execute(sql`delete from modules where id = ${samples.moduleId}`);
+  });
+}
+
+function urlOf(route: ManifestRoute, samples: Samples): string {
+  return route.path
+    .split("/")
+    .map((segment) => {
+      if (segment === "*") return samples["*"];
+      if (!segment.startsWith(":")) return segment;
+      const value = samples[segment.slice(1).replace(/\?$/, "")];
+      if (!value) throw new Error(`No sample value for the path parameter ${segment} of ${route.id}: add one to arrangeSamples()`);
+      return value;
+    })
+    .join("/");
+}
+
+// ——— row counts of every table ———
+
+async function rowCounts(): Promise<Record<string, number>> {
+  return withDb(async (db) => {
+    const tables = (await db.execute(sql`
+      select table_name from information_schema.tables
+      where table_schema = 'public' and table_type = 'BASE TABLE' and table_name not like '__drizzle%' order by 1`)).rows as { table_name: string }[];
+    const union = tables.map((t) => `select '${t.table_name}' as t, count(*)::int as n from "${t.table_name}"`).join(" union all ");
+    const rows = (await db.execute(sql.raw(union))).rows as { t: string; n: number }[];
+    return Object.fromEntries(rows.map((row) => [row.t, row.n]));
+  });
+}
+
+const changedTables = (before: Record<string, number>, after: Record<string, number>) =>
+  Object.keys({ ...before, ...after }).filter((table) => before[table] !== after[table]);
+
+// ——— expectations per declaration ———
+
+/** What the declaration says `who` gets from a GET (pages) or POST (actions). */
+function expected(route: ManifestRoute, who: Who, method: "GET" | "POST"): "allowed" | "signin" | "blocked" | "home" | "forbidden" {
+  const access = route.access!;
+  if (access === "public" || access === "dev") return "allowed";
+  if (access === "guest") {
+    if (method === "POST" || who === "anonymous") return "allowed";
+    return who === "blocked" ? "blocked" : "home";
+  }
+  if (who === "anonymous") return "signin";
+  if (who === "blocked") return "blocked";
+  if (access === "admin" && who === "learner") return method === "GET" && route.hasComponent ? "home" : "forbidden";
+  return "allowed";
+}
+
+/** Routes whose successful answer is a redirect to a page that is also a guard target. */
+const SUCCESS_REDIRECTS: Record<string, string> = { "/signout": "/signin" };
+
+/** Does the answer match? Endpoints (no component) may say 401/403 where pages redirect. */
+function matches(answer: Answer, expectation: ReturnType<typeof expected>, route: ManifestRoute): boolean {
+  const to = isRedirect(answer) ? redirectPath(answer) : null;
+  if (expectation === "allowed" && to && SUCCESS_REDIRECTS[route.path] === to) return true;
+  const endpoint = !route.hasComponent;
+  switch (expectation) {
+    case "signin":
+      return to === "/signin" || (endpoint && answer.status === 401);
+    case "blocked":
+      return to === "/blocked" || (endpoint && answer.status === 403);
+    case "home":
+      return to === "/";
+    case "forbidden":
+      return answer.status === 403 || (endpoint && to === "/");
+    case "allowed":
+      return (
+        answer.status > 0 &&
+        answer.status < 500 &&
+        answer.status !== 401 &&
+        answer.status !== 403 &&
+        to !== "/signin" &&
+        to !== "/blocked"
+      );
+  }
+}
+
+/** Pages an allowed user opens without a query string, and what they answer (200 unless listed). */
+const PAGE_STATUS: Record<string, number> = {
+  "/*": 404, // the not-found page
+  "/confirm-email": 400, // no token in the link
+  "/reset-password": 400, // no token in the link
+};
+
+// ——— the malformed corpus ———
+
+const crlf = (lines: string[]) => Buffer.from(lines.join("\r\n"));
+const multipart = (boundary: string, parts: { name: string; filename?: string; type?: string; body: Buffer | string }[]) =>
+  Buffer.concat([
+    ...parts.flatMap((part) => [
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"${part.filename !== undefined ? `; filename="${part.filename}"` : ""}\r\n` +
+          (part.type ? `Content-Type: ${part.type}\r\n` : "") +
+          "\r\n",
+      ),
+      Buffer.isBuffer(part.body) ? part.body : Buffer.from(part.body),
+      Buffer.from("\r\n"),
+    ]),
+    Buffer.from(`--${boundary}--\r\n`),
+  ]);
+const FILE_FIELDS = ["file", "audio", "image_file", "banner_file", "thumbnail_file", "background_image_file"];
+const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(1)</script></svg>');
+const EXE = Buffer.concat([Buffer.from("MZ\x90\x00\x03\x00\x00\x00\x04\x00", "latin1"), Buffer.alloc(2048, 0x41)]);
+const FORM = "application/x-www-form-urlencoded";
+const BIG = "a".repeat(300 * 1024);
+
+type Malformed = { name: string; headers: Record<string, string>; body?: Buffer };
+
+const CORPUS: Malformed[] = [
+  { name: "JSON", headers: { "Content-Type": "application/json" }, body: Buffer.from('{"intent":"comment","content":"oi","email":"a@b.c"}') },
+  { name: "text/plain", headers: { "Content-Type": "text/plain" }, body: Buffer.from("intent=comment&content=oi") },
+  { name: "XML", headers: { "Content-Type": "application/xml" }, body: Buffer.from('<?xml version="1.0"?><!DOCTYPE a [<!ENTITY x SYSTEM "file:///etc/passwd">]><a>&x;</a>') },
+  { name: "no content type", headers: {}, body: Buffer.from("intent=comment&content=oi") },
+  { name: "broken multipart", headers: { "Content-Type": "multipart/form-data; boundary=XYZ" }, body: crlf(["--XYZ", 'Content-Disposition: form-data; name="intent"', "", "comment", "--XYZ", "Content-Disposition: form-da"]) },
+  { name: "multipart without boundary", headers: { "Content-Type": "multipart/form-data" }, body: Buffer.from("intent=comment") },
+  { name: "invalid UTF-8", headers: { "Content-Type": FORM }, body: Buffer.concat([Buffer.from("intent=comment&content="), Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0xe2, 0x82]), Buffer.from("&email=\xff@x", "latin1")]) },
+  { name: "bad percent-encoding", headers: { "Content-Type": FORM }, body: Buffer.from("intent=%ZZ&content=%E0%A4%A&email=%&text=%C0%AF&url=%2e%2e%2f") },
+  { name: "repeated fields", headers: { "Content-Type": FORM }, body: Buffer.from("intent=comment&intent=complete&intent=remove&content=a&content=b&email=a@b.c&email=c@d.e&text=a&text=b&open=true&open=false&title=a&title=b") },
+  { name: "300 KB field (url-encoded)", headers: { "Content-Type": FORM }, body: Buffer.from(`intent=comment&content=${BIG}&text=${BIG}`) },
+  { name: "300 KB field (multipart)", headers: { "Content-Type": "multipart/form-data; boundary=B300" }, body: multipart("B300", [{ name: "intent", body: "comment" }, { name: "title", body: BIG }, { name: "text", body: BIG }]) },
+  { name: "unknown intent", headers: { "Content-Type": FORM }, body: Buffer.from("intent=__drop_table__&content=oi") },
+  { name: "numbers out of range", headers: { "Content-Type": FORM }, body: Buffer.from("intent=save&order_index=99999999999999999999999&duration=-5&duration_minutes=1e309&credits=-1&open=2&title=T") },
+  { name: "path traversal in file names", headers: { "Content-Type": "multipart/form-data; boundary=BTR" }, body: multipart("BTR", [{ name: "intent", body: "upload" }, ...FILE_FIELDS.map((name) => ({ name, filename: "../../../etc/passwd", type: "application/pdf", body: "x" }))]) },
+  { name: "SVG posing as an image", headers: { "Content-Type": "multipart/form-data; boundary=BSVG" }, body: multipart("BSVG", [{ name: "title", body: "T" }, ...FILE_FIELDS.map((name) => ({ name, filename: "foto.png", type: "image/png", body: SVG }))]) },
+  { name: "executable posing as an image", headers: { "Content-Type": "multipart/form-data; boundary=BEXE" }, body: multipart("BEXE", [{ name: "title", body: "T" }, ...FILE_FIELDS.map((name) => ({ name, filename: "foto.jpg", type: "image/jpeg", body: EXE }))]) },
+  { name: "audio that is not audio", headers: { "Content-Type": "multipart/form-data; boundary=BAUD" }, body: multipart("BAUD", [{ name: "audio", filename: "voz.wav", type: "audio/wav", body: Buffer.alloc(4096, 0x20) }]) },
+  // Declares 60 MB (over every route's cap) but sends a little: a route must refuse from the header, not wait for the bytes.
+  { name: "body over the cap (declared)", headers: { "Content-Type": "multipart/form-data; boundary=BBIG", "Content-Length": String(60 * 1024 * 1024) }, body: Buffer.from("--BBIG\r\n") },
+];
+
+// ——— the test ———
+
+test.describe.configure({ mode: "serial" });
+
+test("every route declares its access level", () => {
+  const undeclared = manifest.filter((route) => !route.access || !ACCESS_LEVELS.includes(route.access)).map((route) => route.id);
+  expect(undeclared, "routes without `export const handle: RouteHandle = { access }`").toEqual([]);
+  expect(manifest.length).toBeGreaterThan(30);
+});
+
+test("pages and actions answer every role as their declaration says", async ({}, testInfo) => {
+  test.setTimeout(240_000);
+  const mismatches: string[] = [];
+  let requests = 0;
+  for (const route of manifest.filter((r) => r.addressable && r.access)) {
+    // Fresh accounts and rows per route: a route that ends sessions (/signout) cannot spoil the next.
+    const accounts = await accountsFor(testInfo);
+    const samples = await arrangeSamples(accounts.learner!);
+    try {
+      const url = urlOf(route, samples);
+      for (const who of ROLES) {
+        const cookie = accounts[who]?.cookie;
+        const got = await send("GET", url, { cookie, headers: { Accept: "text/html" } });
+        requests++;
+        const want = expected(route, who, "GET");
+        const methodNotOffered = got.status === 405; // POST-only endpoints
+        let ok = methodNotOffered || matches(got, want, route);
+        if (ok && want === "allowed" && route.hasComponent && route.access !== "dev" && !isRedirect(got)) {
+          ok = got.status === (PAGE_STATUS[route.path] ?? 200);
+        }
+        if (!ok) mismatches.push(`GET ${url} as ${who}: expected ${want}, got ${got.status} ${got.location ?? ""} ${got.body.slice(0, 120)}`);
+
+        if (route.hasAction) {
+          const posted = await send("POST", url, { cookie, headers: { "Content-Type": FORM }, body: Buffer.from("") });
+          requests++;
+          const wantPost = expected(route, who, "POST");
+          // A page's loaders run after its action: a guest page may still send signed-in users away.
+          const ok = matches(posted, wantPost, route) || (route.access === "guest" && matches(posted, want, route));
+          if (!ok) mismatches.push(`POST ${url} as ${who}: expected ${wantPost}, got ${posted.status} ${posted.location ?? ""} ${posted.body.slice(0, 120)}`);
+        }
+      }
+    } finally {
+      await cleanSamples(samples);
+    }
+  }
+  console.log(`[contract] access table: ${requests} requests over ${manifest.filter((r) => r.addressable).length} addressable routes`);
+  expect(mismatches).toEqual([]);
+});
+
+test("malformed requests to every action and resource route get a 4xx and change nothing", async ({}, testInfo) => {
+  test.setTimeout(600_000);
+  const started = Date.now();
+  const targets = manifest.filter((route) => route.addressable && route.access && (route.hasAction || !route.hasComponent));
+  const failures: string[] = [];
+  let requests = 0;
+  for (const route of targets) {
+    // Fresh accounts and rows per route: a sign-out or a deletion in one route cannot spoil the next.
+    const accounts = await accountsFor(testInfo);
+    const samples = await arrangeSamples(accounts.learner!);
+    const url = urlOf(route, samples);
+    try {
+      let before = await rowCounts();
+      for (const who of ROLES) {
+        for (const malformed of CORPUS) {
+          const got = await send("POST", url, { cookie: accounts[who]?.cookie, headers: malformed.headers, body: malformed.body });
+          requests++;
+          const after = await rowCounts();
+          const label = `POST ${route.path} as ${who} with ${malformed.name}`;
+          if (got.status >= 500 || got.status === 0) failures.push(`${label}: ${got.status} ${got.body.slice(0, 160)}`);
+          if (got.status >= 400) {
+            const changed = changedTables(before, after);
+            if (changed.length > 0) failures.push(`${label}: refused with ${got.status} but changed ${changed.join(", ")}`);
+          }
+          before = after;
+        }
+      }
+    } finally {
+      await cleanSamples(samples);
+    }
+  }
+  const page = await send("GET", "/signin", { headers: { Accept: "text/html" } });
+  expect(page.status, "the app still serves a page after the corpus").toBe(200);
+  console.log(
+    `[contract] malformed corpus: ${requests} requests (${CORPUS.length} bodies × ${ROLES.length} roles × ${targets.length} action/resource routes) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  expect(failures).toEqual([]);
+});
+
+async function accountsFor(testInfo: TestInfo): Promise<Partial<Record<Who, Account>>> {
+  const make = (role: Role) => insertAccount(testInfo, role, { label: `contrato-${role}` });
+  const [blocked, learner, admin] = await Promise.all([make("blocked"), make("learner"), make("admin")]);
+  return { blocked, learner, admin };
+}
