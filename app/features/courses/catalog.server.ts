@@ -39,6 +39,21 @@ export type ModuleCard = Pick<ModuleRow, "id" | "title" | "description" | "order
 
 export type Catalogue = { banner: HeroBanner | null; modules: ModuleCard[] };
 
+/** Columns every module query reads (catalogue card, module page, edit form). */
+export const moduleColumns = {
+  id: modules.id,
+  title: modules.title,
+  description: modules.description,
+  orderIndex: modules.orderIndex,
+  available: modules.available,
+};
+/** The module page's banner (also edited in the module form). */
+export const moduleBannerColumns = {
+  bannerUrl: modules.bannerUrl,
+  bannerTitle: modules.bannerTitle,
+  bannerSubtitle: modules.bannerSubtitle,
+};
+
 /** /courses: the active courses banner and every module with its lesson count, minutes and the viewer's progress (2 queries). */
 export async function loadCatalogue(db: DbOrTx, viewer: Viewer): Promise<Catalogue> {
   const [bannerRows, moduleRows] = await Promise.all([
@@ -55,12 +70,8 @@ export async function loadCatalogue(db: DbOrTx, viewer: Viewer): Promise<Catalog
       .limit(1),
     db
       .select({
-        id: modules.id,
-        title: modules.title,
-        description: modules.description,
-        orderIndex: modules.orderIndex,
+        ...moduleColumns,
         imageUrl: modules.imageUrl,
-        available: modules.available,
         lessonCount: sql<number>`count(${lessons.id})::int`,
         totalSeconds: sql<number>`coalesce(sum(${lessons.durationSeconds}), 0)::int`,
         completedCount: sql<number>`count(${userLessonProgress.id})::int`,
@@ -112,16 +123,7 @@ export async function loadModulePage(db: DbOrTx, viewer: Viewer, moduleId: strin
   if (!isUuid(moduleId)) return null;
   const [moduleRows, lessonRows] = await Promise.all([
     db
-      .select({
-        id: modules.id,
-        title: modules.title,
-        description: modules.description,
-        orderIndex: modules.orderIndex,
-        bannerUrl: modules.bannerUrl,
-        bannerTitle: modules.bannerTitle,
-        bannerSubtitle: modules.bannerSubtitle,
-        available: modules.available,
-      })
+      .select({ ...moduleColumns, ...moduleBannerColumns })
       .from(modules)
       .where(eq(modules.id, moduleId)),
     db

@@ -4,7 +4,7 @@ import { and, desc, eq, ne, sql } from "drizzle-orm";
 import { isUuid } from "~/lib/ids";
 import { rowsOf, type Database, type DbOrTx } from "~/server/db.server";
 import { lessons, modules, siteBanners } from "~/server/schema";
-import { lessonColumns } from "../catalog.server";
+import { lessonColumns, moduleBannerColumns, moduleColumns } from "../catalog.server";
 import { orNull, type BannerInput, type LessonInput, type ModuleInput } from "./schemas";
 
 export const COURSES_SECTION = "courses";
@@ -12,17 +12,7 @@ export const COURSES_SECTION = "courses";
 export async function findModuleForEdit(db: DbOrTx, moduleId: string) {
   if (!isUuid(moduleId)) return null;
   const [row] = await db
-    .select({
-      id: modules.id,
-      title: modules.title,
-      description: modules.description,
-      orderIndex: modules.orderIndex,
-      imageUrl: modules.imageUrl,
-      bannerUrl: modules.bannerUrl,
-      bannerTitle: modules.bannerTitle,
-      bannerSubtitle: modules.bannerSubtitle,
-      available: modules.available,
-    })
+    .select({ ...moduleColumns, imageUrl: modules.imageUrl, ...moduleBannerColumns })
     .from(modules)
     .where(eq(modules.id, moduleId));
   return row ?? null;
