@@ -39,7 +39,7 @@ async function doSignup(form: Record<string, string>, jar = new CookieJar()) {
   return { outcome, jar };
 }
 async function doSignin(email: string, password: string, extra: Record<string, string> = {}, jar = new CookieJar()) {
-  const outcome = await call<{ notice: { title: string; description?: string } }>(() =>
+  const outcome = await call<{ result: { error: Record<string, string[]> }; code: string | null }>(() =>
     signin.action(args(request("/signin", { form: { email, password, ...extra }, jar }), contextFor(db))),
   );
   jar.absorb(outcome.headers);
@@ -105,7 +105,8 @@ describe("sign-up", () => {
     // Signing in before confirming is refused with the spec's message.
     const early = await doSignin(email, PASSWORD);
     expect(early.outcome.status).toBe(403);
-    expect(early.outcome.data.notice.title).toBe("Email não confirmado");
+    expect(early.outcome.data.result.error[""]![0]).toBe("Email não confirmado");
+    expect(early.outcome.data.code).toBe("email_not_confirmed");
 
     const confirmJar = new CookieJar();
     const confirmed = await call<{ state: string; next: string }>(() =>
@@ -139,7 +140,8 @@ describe("sign-up", () => {
   it("refuses an e-mail that already has an account", async () => {
     const { outcome } = await doSignup(signupForm(DEV_ACCOUNTS.learner.email));
     expect(outcome.status).toBe(409);
-    expect((outcome.data as { notice: { title: string } }).notice.title).toBe("Email já cadastrado");
+    expect((outcome.data as { result: { error: Record<string, string[]> }; code: string }).result.error[""]).toEqual(["Email já cadastrado"]);
+    expect((outcome.data as { code: string }).code).toBe("email_exists");
   });
 
   it("allows 3 sign-ups per hour per e-mail", async () => {
@@ -148,7 +150,7 @@ describe("sign-up", () => {
     for (let i = 0; i < 3; i++) expect((await doSignup(signupForm(email))).outcome.status).toBe(409);
     const fourth = await doSignup(signupForm(email));
     expect(fourth.outcome.status).toBe(429);
-    expect((fourth.outcome.data as { notice: { title: string } }).notice.title).toBe("Aguarde 60 minutos antes de tentar criar outra conta.");
+    expect((fourth.outcome.data as { result: { error: Record<string, string[]> } }).result.error[""]).toEqual(["Aguarde 60 minutos antes de tentar criar outra conta."]);
   });
 
   it("is refused on the server when signup_enabled is off", async () => {
@@ -182,15 +184,16 @@ describe("sign-in", () => {
   it("answers wrong credentials with the spec's message", async () => {
     const { outcome } = await doSignin(DEV_ACCOUNTS.learner.email, "Errada123");
     expect(outcome.status).toBe(401);
-    expect(outcome.data.notice.title).toBe("Email ou senha incorretos. Tente novamente.");
+    expect(outcome.data.result.error[""]).toEqual(["Email ou senha incorretos. Tente novamente."]);
+    expect(outcome.data.code).toBe("invalid_credentials");
     const unknown = await doSignin("ninguem@example.com", "Errada123");
-    expect(unknown.outcome.data.notice.title).toBe("Email ou senha incorretos. Tente novamente.");
+    expect(unknown.outcome.data.result.error[""]).toEqual(["Email ou senha incorretos. Tente novamente."]);
   });
 
   it("validates the form", async () => {
     const { outcome } = await doSignin("abc", "");
     expect(outcome.status).toBe(400);
-    const result = (outcome.data as unknown as { result: { error: Record<string, string[]> } }).result;
+    const result = outcome.data.result;
     expect(result.error.email).toEqual(["Por favor, insira um email válido."]);
     expect(result.error.password).toEqual(["Por favor, insira sua senha."]);
   });
@@ -202,7 +205,8 @@ describe("sign-in", () => {
     for (let i = 0; i < 5; i++) expect((await doSignin(email, "Errada123")).outcome.status).toBe(401);
     const sixth = await doSignin(email, PASSWORD);
     expect(sixth.outcome.status).toBe(429);
-    expect(sixth.outcome.data.notice).toEqual({ tone: "error", title: "Muitas tentativas", description: "Aguarde 15 minutos antes de tentar novamente." });
+    expect(sixth.outcome.data.result.error[""]).toEqual(["Muitas tentativas", "Aguarde 15 minutos antes de tentar novamente."]);
+    expect(sixth.outcome.data.code).toBe("rate_limited");
     expect(sixth.jar.has("nika_session")).toBe(false);
 
     // 15 minutes later the window has passed.

@@ -6,7 +6,7 @@ import { signinSchema } from "~/features/auth/schemas";
 import { pendingEmailHeader } from "~/features/auth/pending-email.server";
 import { SubmitButton } from "~/components/button";
 import { ConformForm, Field, useSchemaForm } from "~/components/forms";
-import { type Notice, NoticeBox } from "~/components/notice";
+import { NoticeBox } from "~/components/notice";
 import { AuthCard, linkClass } from "~/features/auth/ui";
 import {
   createAuthenticator, createSession, InvalidCredentialsError, redirectIfSignedIn, safeRedirect,
@@ -26,19 +26,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { redirectTo: safeRedirect(redirectTo, ""), googleEnabled: flags.enable_account_creation_on_signin };
 }
 
+type SigninRefusal = "rate_limited" | "invalid_credentials" | "email_not_confirmed";
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const submission = await parseForm(request.clone() as Request, signinSchema);
-  if (submission.status !== "success") return data({ result: submission.reply(), notice: null }, { status: 400 });
+  if (submission.status !== "success") return data({ result: submission.reply(), code: null }, { status: 400 });
   const { email, redirectTo } = submission.value;
-  const reply = (notice: Notice, status: number, headers?: HeadersInit) =>
-    data({ result: submission.reply({ hideFields: ["password"] }), notice }, { status, headers });
+  // Refusals travel as conform form errors ([title, description]); the page branches on `code`.
+  const reply = (code: SigninRefusal, status: number, formErrors: string[], headers?: HeadersInit) =>
+    data({ result: submission.reply({ hideFields: ["password"], formErrors }), code }, { status, headers });
 
   const limit = await checkLimit(context.db, LIMITS.signin, email);
   if (!limit.allowed) {
-    return reply(
-      { tone: "error", title: "Muitas tentativas", description: `Aguarde ${minutesLeft(limit.retryAfterMs)} minutos antes de tentar novamente.` },
-      429,
-    );
+    return reply("rate_limited", 429, ["Muitas tentativas", `Aguarde ${minutesLeft(limit.retryAfterMs)} minutos antes de tentar novamente.`]);
   }
 
   let user;
@@ -47,14 +47,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch (error) {
     if (!(error instanceof InvalidCredentialsError)) throw error;
     await recordAttempt(context.db, LIMITS.signin, email);
-    return reply({ tone: "error", title: "Email ou senha incorretos. Tente novamente." }, 401);
+    return reply("invalid_credentials", 401, ["Email ou senha incorretos. Tente novamente."]);
   }
 
   const flags = await getFlags(context);
   if (flags.email_confirmation_required && !user.emailConfirmedAt) {
     return reply(
-      { tone: "error", title: "Email não confirmado", description: "Verifique sua caixa de entrada e clique no link de confirmação que enviamos." },
+      "email_not_confirmed",
       403,
+      ["Email não confirmado", "Verifique sua caixa de entrada e clique no link de confirmação que enviamos."],
       { "Set-Cookie": await pendingEmailHeader(context.cloudflare.env, email) },
     );
   }
@@ -72,13 +73,13 @@ export default function SignIn() {
   const { redirectTo, googleEnabled } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [form, fields] = useSchemaForm(signinSchema, actionData?.result);
-  const notice = actionData?.notice;
+  const [errorTitle, errorDescription] = form.errors ?? [];
 
   return (
     <AuthCard title="Entrar" subtitle="Bem-vindo(a) de volta! Continue praticando seu inglês com a Nika.">
-      {notice ? (
-        <NoticeBox notice={notice}>
-          {notice.title === "Email não confirmado" ? (
+      {errorTitle ? (
+        <NoticeBox notice={{ tone: "error", title: errorTitle, description: errorDescription }}>
+          {actionData?.code === "email_not_confirmed" ? (
             <p className="mt-2">
               <Link className={linkClass} to="/email-verification">Reenviar email de confirmação</Link>
             </p>

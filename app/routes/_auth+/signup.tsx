@@ -31,26 +31,26 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { signupEnabled: flags.signup_enabled };
 }
 
+type SignupRefusal = "disabled" | "rate_limited" | "email_exists";
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const submission = await parseForm(request, signupSchema);
   if (submission.status !== "success") {
-    return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), notice: null, emailExists: false }, { status: 400 });
+    return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), code: null }, { status: 400 });
   }
-  const reply = (status: number, notice: Notice, emailExists = false) =>
-    data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), notice, emailExists }, { status });
+  // Refusals travel as conform form errors ([title, description?]); the page branches on `code`.
+  const reply = (code: SignupRefusal, status: number, formErrors: string[]) =>
+    data({ result: submission.reply({ hideFields: ["password", "confirmPassword"], formErrors }), code }, { status });
 
   const { name, email, whatsapp, password } = submission.value;
   const outcome = await signUp(context, { name, email, whatsapp, password }, publicOrigin(context, request));
   switch (outcome.status) {
     case "disabled":
-      return reply(403, SIGNUP_DISABLED);
+      return reply("disabled", 403, [SIGNUP_DISABLED.title, SIGNUP_DISABLED.description!]);
     case "rate_limited":
-      return reply(429, {
-        tone: "error",
-        title: `Aguarde ${minutesLeft(outcome.retryAfterMs)} minutos antes de tentar criar outra conta.`,
-      });
+      return reply("rate_limited", 429, [`Aguarde ${minutesLeft(outcome.retryAfterMs)} minutos antes de tentar criar outra conta.`]);
     case "email_exists":
-      return reply(409, { tone: "error", title: "Email já cadastrado" }, true);
+      return reply("email_exists", 409, ["Email já cadastrado"]);
     case "created":
       if (outcome.emailConfirmationRequired) {
         throw redirect("/email-verification", {
@@ -69,7 +69,9 @@ export default function SignUp() {
   const { signupEnabled } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [form, fields] = useSchemaForm(signupSchema, actionData?.result);
-  const askToSignIn = useDelayedFlag(Boolean(actionData?.emailExists), 1500);
+  const emailExists = actionData?.code === "email_exists";
+  const askToSignIn = useDelayedFlag(emailExists, 1500);
+  const [errorTitle, errorDescription] = form.errors ?? [];
   const navigate = useNavigate();
 
   if (!signupEnabled) {
@@ -83,9 +85,9 @@ export default function SignUp() {
 
   return (
     <AuthCard title="Criar conta" subtitle="Comece a aprender inglês com a Nika hoje mesmo.">
-      {actionData?.notice ? (
-        <NoticeBox notice={actionData.notice}>
-          {actionData.emailExists ? (
+      {errorTitle ? (
+        <NoticeBox notice={{ tone: actionData?.code === "disabled" ? "info" : "error", title: errorTitle, description: errorDescription }}>
+          {emailExists ? (
             <p className="mt-2">
               <Link className={linkClass} to="/signin">Ir para o login</Link>
             </p>
