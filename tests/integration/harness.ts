@@ -38,6 +38,7 @@ export function contextFor(db: Database, env: Partial<Env> = {}): AppLoadContext
     queryCount: () => 0,
     closeDb: async () => {},
     memo: new Map(),
+    requestId: "test-request",
   };
 }
 

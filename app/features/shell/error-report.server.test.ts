@@ -10,6 +10,7 @@ import {
   decodeReportBody,
   parseErrorReport,
   saveErrorReport,
+  saveServerError,
 } from "./error-report.server";
 
 describe("parseErrorReport", () => {
@@ -91,5 +92,19 @@ describe("saveErrorReport", () => {
     expect(latest).toMatchObject({ message: `boom ${KEEP_REPORTS + 4}`, context: { i: KEEP_REPORTS + 4 }, userId: null });
     const [oldest] = await db.select().from(schema.clientErrorReports).orderBy(schema.clientErrorReports.id).limit(1);
     expect(oldest.message).toBe("boom 5");
+  });
+
+  it("stores an unexpected server exception with its route and request id", async () => {
+    const request = new Request("https://nika.test/courses/lessons/abc?tab=x", { method: "POST", headers: { "User-Agent": "Teste/1.0" } });
+    await saveServerError(db, new TypeError("Cannot read properties of undefined"), { request, requestId: "req-123" });
+    const [latest] = await db.select().from(schema.clientErrorReports).orderBy(desc(schema.clientErrorReports.id)).limit(1);
+    expect(latest).toMatchObject({
+      name: "TypeError",
+      message: "Cannot read properties of undefined",
+      url: "/courses/lessons/abc?tab=x",
+      userAgent: "Teste/1.0",
+      context: { source: "server", route: "POST /courses/lessons/abc", requestId: "req-123" },
+    });
+    expect(latest!.stack).toContain("TypeError");
   });
 });

@@ -99,3 +99,23 @@ export async function saveErrorReport(db: DbOrTx, report: ErrorReport, userId: s
       ),
     );
 }
+
+/**
+ * An unexpected server exception (a 500), stored beside the browsers' reports with where it happened:
+ * `context.source = "server"`, the route (method + path) and the request id. Never throws: reporting
+ * must not turn one failure into two.
+ */
+export async function saveServerError(db: DbOrTx, error: unknown, where: { request: Request; requestId: string }) {
+  const url = new URL(where.request.url);
+  const failure = error instanceof Error ? error : new Error(String(error));
+  const report = parseErrorReport({
+    name: failure.name || "Error",
+    message: failure.message || "(sem mensagem)",
+    stack: failure.stack,
+    context: { source: "server", route: `${where.request.method} ${url.pathname}`, requestId: where.requestId },
+    url: url.pathname + url.search,
+    userAgent: where.request.headers.get("User-Agent") ?? undefined,
+  });
+  if (!report) return;
+  await saveErrorReport(db, report, null).catch((cause) => console.error("[error-report] could not store a server error", cause));
+}
