@@ -1,4 +1,5 @@
-import { readFormData } from "~/server/request.server";
+import { z } from "zod";
+import { parseForm } from "~/server/request.server";
 import type { RouteHandle } from "~/lib/access";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -26,11 +27,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { email, waitSeconds: await secondsUntilResend(context, email) };
 }
 
+/** A posted address that is not a valid e-mail counts as none (the cookie's address is used). */
+const resendSchema = z.object({ email: emailOnlySchema.shape.email.optional().catch(undefined) });
+
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await readFormData(request);
   // The expired-link screen posts the address; otherwise it comes from the pending-email cookie.
-  const posted = emailOnlySchema.safeParse({ email: formData.get("email") ?? "" });
-  const email = posted.success ? posted.data.email : await readPendingEmail(context.cloudflare.env, request);
+  const submission = await parseForm(request, resendSchema);
+  const posted = submission.status === "success" ? submission.value.email : undefined;
+  const email = posted ?? (await readPendingEmail(context.cloudflare.env, request));
   if (!email) throw redirect("/signup");
 
   const outcome = await resendVerification(context, email, publicOrigin(context, request));
@@ -51,7 +55,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function EmailVerification() {
   const { email, waitSeconds } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const remaining = useCountdown(actionData?.waitSeconds ?? (waitSeconds > 0 ? waitSeconds : RESEND_COUNTDOWN_S), actionData ?? waitSeconds);
+  // The server's own wait (0 when a resend is allowed now) is what the first render shows, so the
+  // button is disabled without JavaScript too; with JavaScript the spec's countdown takes over.
+  const serverWait = actionData?.waitSeconds ?? waitSeconds;
+  const remaining = useCountdown(serverWait, serverWait > 0 ? serverWait : RESEND_COUNTDOWN_S, actionData ?? waitSeconds);
 
   return (
     <AuthCard title="Confirme seu email" subtitle={<>Enviamos um link de confirmação para <strong className="text-slate-900 dark:text-white">{email}</strong>.</>}>
@@ -59,6 +66,12 @@ export default function EmailVerification() {
         Abra o email e clique no link para ativar sua conta. Não encontrou? Verifique a caixa de spam.
       </p>
       {actionData?.error ? <NoticeBox notice={{ tone: "error", title: actionData.error }} /> : null}
+      {serverWait > 0 ? (
+        // Without JavaScript nothing counts down: reload when the wait is over, so the button comes back.
+        <noscript>
+          <meta httpEquiv="refresh" content={String(serverWait)} />
+        </noscript>
+      ) : null}
       <Form method="post">
         <SubmitButton size="lg" className="w-full" pendingText="Reenviando..." disabled={remaining > 0}>
           {remaining > 0 ? `Reenviar email em ${remaining}s` : "Reenviar email"}
@@ -72,11 +85,11 @@ export default function EmailVerification() {
 }
 
 /**
- * Seconds left before a resend is allowed. Counts only in the browser: the server render shows the
- * button enabled (without JavaScript the server's 45 s limit is what answers).
+ * Seconds left before a resend is allowed: `initialSeconds` on the server render (the server's own
+ * wait), then counting down from `startSeconds` in the browser.
  */
-function useCountdown(startSeconds: number, restartKey: unknown) {
-  const [remaining, setRemaining] = useState(0);
+function useCountdown(initialSeconds: number, startSeconds: number, restartKey: unknown) {
+  const [remaining, setRemaining] = useState(initialSeconds);
   useEffect(() => {
     const endsAt = Date.now() + startSeconds * 1000;
     const tick = () => setRemaining(Math.max(0, Math.ceil((endsAt - Date.now()) / 1000)));
