@@ -32,10 +32,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const submission = await parseForm(request, resetPasswordSchema);
   if (submission.status !== "success") {
-    return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), error: null }, { status: 400 });
+    return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }) }, { status: 400 });
   }
   const changed = await resetPassword(context, submission.value.token, submission.value.password);
-  if (!changed) return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), error: INVALID_LINK }, { status: 400 });
+  if (!changed) {
+    return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"], formErrors: [INVALID_LINK] }) }, { status: 400 });
+  }
   // Every session of the user is gone (including this browser's): clear the cookie too.
   return redirect("/reset-password?done=1", { headers: { "Set-Cookie": await destroySession(context, request) } });
 }
@@ -64,7 +66,7 @@ export default function ResetPassword() {
   }
   return (
     <AuthCard title="Criar nova senha" subtitle="Use pelo menos 8 caracteres, com letras e números.">
-      {actionData?.error ? <NoticeBox notice={{ tone: "error", title: actionData.error }} /> : null}
+      {form.errors?.[0] ? <NoticeBox notice={{ tone: "error", title: form.errors[0] }} /> : null}
       <ConformForm form={form}>
         <input type="hidden" name="token" value={token} />
         <Field meta={fields.password} label="Nova senha" type="password" autoComplete="new-password" minLength={PASSWORD_MIN} />
