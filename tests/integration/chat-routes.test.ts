@@ -227,6 +227,30 @@ describe("streaming resource routes", () => {
     expect((await db.select().from(users).where(eq(users.id, other.id)))[0]!.monthlyCredits).toBe(10);
   });
 
+  it("checks in order — id shape, session, body, ownership, flag — before saying no provider is configured", async () => {
+    const who = await learner();
+    const id = await open(who);
+    const noProvider = () => ctx({}); // one context per request, as in the worker
+    const send = (path: string, conversationId: string, viewer: Learner | null, body: Record<string, string> | undefined = { text: "hi" }) =>
+      messagesRoute.action(args(post(path, viewer, body), noProvider(), { conversationId }));
+    // malformed id: 404 even for anonymous visitors and without a provider (it used to be a 503)
+    expect((await send("/resources/chat/nao-e-uuid/messages", "nao-e-uuid", null)).status).toBe(404);
+    // then the session, then the body (JSON is not a form: 415)
+    expect((await send(`/resources/chat/${id}/messages`, id, null)).status).toBe(401);
+    const json = new Request(`http://nika.test/resources/chat/${id}/messages`, {
+      method: "POST",
+      headers: { Cookie: who.jar.header(), "Content-Type": "application/json" },
+      body: '{"text":"hi"}',
+    });
+    expect((await messagesRoute.action(args(json, noProvider(), { conversationId: id }))).status).toBe(415);
+    // someone else's conversation: 404, not "no provider"
+    const other = await learner();
+    expect((await send(`/resources/chat/${id}/messages`, id, other)).status).toBe(404);
+    // the owner, no provider: 503 and nothing spent
+    expect((await send(`/resources/chat/${id}/messages`, id, who)).status).toBe(503);
+    expect((await db.select().from(users).where(eq(users.id, who.id)))[0]!.monthlyCredits).toBe(10);
+  });
+
   it("takes a voice message as a WAV file, refuses oversize bodies before reading them, and serves the audio only to its owner", async () => {
     const who = await learner(2);
     const id = await open(who);

@@ -2,6 +2,7 @@
 // Used with fetch() by the chat island: answers are text/event-stream, failures too, so the client
 // reads one format. Not signed in → 401 "Erro de Autenticação"; blocked → 403.
 import type { AppLoadContext } from "@remix-run/cloudflare";
+import { isUuid } from "~/lib/ids";
 import { checkAccess, type SessionUser } from "~/server/auth.server";
 import { readFormData } from "~/server/request.server";
 import { MAX_AUDIO_BYTES } from "./audio/validate";
@@ -16,15 +17,24 @@ export function errorEventResponse(status: number, data: { code: string; message
   });
 }
 
-/** The signed-in learner, or the Response to answer with. */
-export async function streamUser(request: Request, context: AppLoadContext): Promise<SessionUser | Response> {
+/**
+ * The endpoint's checks before any work, in order: the conversation id's shape (404), the method (405),
+ * the signed-in, non-blocked learner (401/403). The learner and the id, or the Response to answer with.
+ */
+export async function streamRequest(
+  request: Request,
+  context: AppLoadContext,
+  params: { conversationId?: string },
+): Promise<{ user: SessionUser; conversationId: string } | Response> {
+  const conversationId = params.conversationId ?? "";
+  if (!isUuid(conversationId)) return errorEventResponse(404, { code: "not_found", message: "Conversa não encontrada" });
   if (request.method !== "POST") return errorEventResponse(405, { code: "method_not_allowed", message: "Use POST." });
   const { user, refusal } = await checkAccess(request, context);
   if (refusal) {
     const title = refusal.code === "UNAUTHENTICATED" ? AUTH_ERROR_TITLE : undefined;
     return errorEventResponse(refusal.status, { code: refusal.code, message: refusal.message, title });
   }
-  return user;
+  return { user, conversationId };
 }
 
 /** Multipart overhead allowed on top of the 50 MB audio limit. */

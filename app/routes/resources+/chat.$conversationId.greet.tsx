@@ -1,17 +1,15 @@
 // POST → Nika's greeting (the free `start` turn) of a conversation that has no message yet, as text/event-stream.
-import type { RouteHandle } from "~/lib/access";
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
-import { isUuid } from "~/lib/ids";
 import { assertModeEnabled, ChatError, findOwnedConversation, greetStream, toEventStream } from "~/features/chat/chat.server";
-import { errorEventResponse, streamUser } from "~/features/chat/stream.server";
+import { errorEventResponse, streamRequest } from "~/features/chat/stream.server";
+import type { RouteHandle } from "~/lib/access";
 
 export const handle: RouteHandle = { access: "user" };
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const conversationId = params.conversationId ?? "";
-  if (!isUuid(conversationId)) return errorEventResponse(404, { code: "not_found", message: "Conversa não encontrada" });
-  const user = await streamUser(request, context);
-  if (user instanceof Response) return user;
+  const checked = await streamRequest(request, context, params);
+  if (checked instanceof Response) return checked;
+  const { user, conversationId } = checked;
   try {
     const conversation = await findOwnedConversation(context, user, conversationId);
     await assertModeEnabled(context, conversation.mode);

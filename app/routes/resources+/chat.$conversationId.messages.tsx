@@ -1,17 +1,15 @@
 // POST a learner message (form field `text`, or an `audio` WAV file) → Nika's reply as text/event-stream.
-import type { RouteHandle } from "~/lib/access";
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
-import { isUuid } from "~/lib/ids";
 import { ChatError, sendMessageStream, toEventStream } from "~/features/chat/chat.server";
-import { errorEventResponse, readMessageForm, streamUser } from "~/features/chat/stream.server";
+import { errorEventResponse, readMessageForm, streamRequest } from "~/features/chat/stream.server";
+import type { RouteHandle } from "~/lib/access";
 
 export const handle: RouteHandle = { access: "user" };
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const conversationId = params.conversationId ?? "";
-  if (!isUuid(conversationId)) return errorEventResponse(404, { code: "not_found", message: "Conversa não encontrada" });
-  const user = await streamUser(request, context);
-  if (user instanceof Response) return user;
+  const checked = await streamRequest(request, context, params);
+  if (checked instanceof Response) return checked;
+  const { user, conversationId } = checked;
   let input;
   try {
     input = await readMessageForm(request);
