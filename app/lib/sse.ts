@@ -1,9 +1,14 @@
-// Incremental Server-Sent Events parser (shared: the AI providers read upstream streams with it, the chat island reads ours) (https://html.spec.whatwg.org/multipage/server-sent-events.html).
-// Chunk boundaries may fall anywhere: mid-line, between CR and LF, inside a UTF-8 character.
+// Incremental Server-Sent Events reader (shared: the AI providers read upstream streams with it, the chat island reads ours).
+// The line and field parsing is eventsource-parser's (https://html.spec.whatwg.org/multipage/server-sent-events.html);
+// this module adds what the callers rely on: bytes in (chunk boundaries anywhere, also inside a UTF-8 character, which
+// TextDecoder joins and whose leading BOM it drops), the OpenAI / Workers AI `[DONE]` end marker, a last event the server
+// closed without a blank line, and releasing the body on an early exit.
+import { createParser } from "eventsource-parser";
 
 export interface SseEvent {
   event?: string;
   data: string;
+  /** The `id` field of this event, when it had one (not carried over to later events). */
   id?: string;
 }
 
@@ -16,89 +21,28 @@ export async function* parseSse(stream: ReadableStream<Uint8Array>, options: Par
   const stopAtDone = options.stopAtDone ?? true;
   const reader = stream.getReader();
   const decoder = new TextDecoder("utf-8");
-  let pending = ""; // text of an unfinished line
-  let skipLeadingLf = false; // the previous chunk ended with CR; a following LF belongs to it
-  let firstLine = true;
-  let data: string[] = [];
-  let event: string | undefined;
-  let id: string | undefined;
-  let done = false;
-
-  const dispatch = (): SseEvent | null => {
-    if (data.length === 0) {
-      event = undefined;
-      return null;
-    }
-    const out: SseEvent = { data: data.join("\n") };
-    if (event !== undefined) out.event = event;
-    if (id !== undefined) out.id = id;
-    data = [];
-    event = undefined;
-    return out;
-  };
-
-  /** Handles one complete line; returns an event when the line is blank and one is ready. */
-  const line = (raw: string): SseEvent | null => {
-    let text = raw;
-    if (firstLine) {
-      firstLine = false;
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    }
-    if (text === "") return dispatch();
-    if (text.startsWith(":")) return null; // comment / keep-alive
-    const colon = text.indexOf(":");
-    const field = colon === -1 ? text : text.slice(0, colon);
-    let value = colon === -1 ? "" : text.slice(colon + 1);
-    if (value.startsWith(" ")) value = value.slice(1);
-    if (field === "data") data.push(value);
-    else if (field === "event") event = value;
-    else if (field === "id" && !value.includes("\0")) id = value;
-    // "retry" and unknown fields are ignored
-    return null;
-  };
-
-  function* lines(text: string): Generator<SseEvent> {
-    let start = 0;
-    let i = 0;
-    if (skipLeadingLf && text.startsWith("\n")) start = i = 1;
-    skipLeadingLf = false;
-    for (; i < text.length; i++) {
-      const ch = text[i];
-      if (ch !== "\n" && ch !== "\r") continue;
-      const ev = line(pending + text.slice(start, i));
-      pending = "";
-      if (ch === "\r") {
-        if (i + 1 < text.length) {
-          if (text[i + 1] === "\n") i++;
-        } else {
-          skipLeadingLf = true;
-        }
-      }
-      start = i + 1;
-      if (ev) yield ev;
-    }
-    pending += text.slice(start);
-  }
+  let ready: SseEvent[] = [];
+  const parser = createParser({
+    onEvent({ event, data, id }) {
+      const out: SseEvent = { data };
+      if (event !== undefined) out.event = event;
+      if (id !== undefined) out.id = id;
+      ready.push(out);
+    },
+  });
 
   try {
-    while (!done) {
-      const { value, done: streamDone } = await reader.read();
-      const text = streamDone ? decoder.decode() : decoder.decode(value, { stream: true });
-      for (const ev of lines(text)) {
-        if (stopAtDone && ev.data === "[DONE]") {
-          done = true;
-          break;
-        }
+    for (;;) {
+      const { value, done } = await reader.read();
+      // At the end, a blank line dispatches an event the server closed without one (lenient, like browsers).
+      parser.feed(done ? `${decoder.decode()}\n\n` : decoder.decode(value, { stream: true }));
+      const events = ready;
+      ready = [];
+      for (const ev of events) {
+        if (stopAtDone && ev.data === "[DONE]") return;
         yield ev;
       }
-      if (streamDone && !done) {
-        // Be lenient with servers that close without the final blank line.
-        if (pending !== "") line(pending);
-        pending = "";
-        const last = dispatch();
-        if (last && !(stopAtDone && last.data === "[DONE]")) yield last;
-        done = true;
-      }
+      if (done) return;
     }
   } finally {
     // Early exit (consumer break, [DONE], error): release the body so the connection can close.
