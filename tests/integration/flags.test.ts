@@ -43,9 +43,13 @@ describe("feature flags", () => {
 
   it("gate a loader or action with a 403 the error boundary renders as feature-disabled", async () => {
     await db.update(appConfig).set({ configValue: false }).where(eq(appConfig.configKey, "feature_flashcards"));
-    const outcome = await call(() => requireFeature(contextFor(db), "feature_flashcards"));
-    expect(outcome.status).toBe(403);
-    expect(isFeatureDisabled(outcome.data)).toBe(true);
-    await expect(requireFeature(contextFor(db), "feature_pronunciation")).resolves.toBeUndefined();
+    try {
+      const outcome = await call(() => requireFeature(contextFor(db), "feature_flashcards"));
+      expect(outcome.status).toBe(403);
+      expect(isFeatureDisabled(outcome.data)).toBe(true);
+      await expect(requireFeature(contextFor(db), "feature_pronunciation")).resolves.toBeUndefined();
+    } finally {
+      await db.update(appConfig).set({ configValue: true }).where(eq(appConfig.configKey, "feature_flashcards"));
+    }
   });
 });

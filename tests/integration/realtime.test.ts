@@ -196,8 +196,12 @@ describe("connectLessonChannel (the /resources/lessons/:id/live endpoint)", () =
   it("follows the feature_teacher_flix flag", async () => {
     const cookie = await userWithSession("flag@example.com");
     await db.update(appConfig).set({ configValue: false }).where(eq(appConfig.configKey, "feature_teacher_flix"));
-    expect((await connect(upgrade(cookie))).status).toBe(403);
-    await db.update(appConfig).set({ configValue: true }).where(eq(appConfig.configKey, "feature_teacher_flix"));
+    try {
+      expect((await connect(upgrade(cookie))).status).toBe(403);
+    } finally {
+      // Restored even when the assertion fails, so the next tests see the flag on.
+      await db.update(appConfig).set({ configValue: true }).where(eq(appConfig.configKey, "feature_teacher_flix"));
+    }
   });
 
   it("lets a signed-in learner through to the channel (503 here: unit tests have no binding)", async () => {

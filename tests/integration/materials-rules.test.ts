@@ -1,0 +1,124 @@
+// Lesson-material rules a broken line must not get past (issue 8, item 11 — found by mutation
+// testing): the 50 MB limit accepts exactly 50 MB, only the `file` field's first non-empty file is
+// stored, removal only touches this lesson's own entries, and downloads serve listed files only.
+import { eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { removeMaterial, uploadMaterial } from "~/features/courses/materials.server";
+import * as downloadRoute from "~/routes/_app+/courses+/lessons.$lessonId.materials.$file.download";
+import { createSession } from "~/server/auth.server";
+import type { Database } from "~/server/db.server";
+import { lessons, modules, users, type DownloadableMaterial } from "~/server/schema";
+import { MATERIAL_MAX_BYTES } from "~/server/storage.server";
+import { args, contextFor, createTestBucket, createTestDb, request } from "./harness";
+
+let db: Database;
+let media: Awaited<ReturnType<typeof createTestBucket>>;
+let learnerCookie: string;
+let n = 0;
+beforeAll(async () => {
+  ({ db } = await createTestDb());
+  media = await createTestBucket();
+  const [learner] = await db.insert(users).values({ name: "Aluna", email: "aluna-materiais@example.com", creditsPeriod: "2999-12" }).returning();
+  learnerCookie = (await createSession(contextFor(db), learner!.id, request("/"))).split(";")[0]!;
+});
+afterAll(() => media?.dispose());
+afterEach(() => media.clear());
+
+const ctx = () => contextFor(db, { MEDIA: media.bucket });
+async function newLesson(materials: DownloadableMaterial[] = []) {
+  const [mod] = await db.insert(modules).values({ title: `Módulo ${++n}`, orderIndex: 100 + n }).returning();
+  const [lesson] = await db.insert(lessons).values({ moduleId: mod!.id, title: `Aula ${n}`, downloadableMaterials: materials }).returning();
+  return lesson!;
+}
+const listed = async (lessonId: string) => (await db.select().from(lessons).where(eq(lessons.id, lessonId)))[0]!.downloadableMaterials;
+function uploadRequest(lessonId: string, fields: [string, string | File][]) {
+  const form = new FormData();
+  for (const [name, value] of fields) form.append(name, value);
+  return new Request(`http://nika.test/courses/lessons/${lessonId}/materials`, { method: "POST", body: form });
+}
+const file = (size: number, name: string, type = "application/pdf") => new File([new Uint8Array(size).fill(37)], name, { type });
+
+describe("uploading a material", () => {
+  it("accepts a file of exactly 50 MB (52 428 800 bytes)", async () => {
+    const lesson = await newLesson();
+    const outcome = await uploadMaterial(ctx(), uploadRequest(lesson.id, [["intent", "upload"], ["file", file(MATERIAL_MAX_BYTES, "completo.zip", "application/zip")]]), lesson.id);
+    expect(outcome).toMatchObject({ status: "ok", item: { title: "completo", type: "ZIP", size: "50.0 MB" } });
+    const [key] = await media.keys();
+    expect((await media.bucket.head(key!))!.size).toBe(MATERIAL_MAX_BYTES);
+  }, 180_000);
+
+  it("stores only the first non-empty file of the `file` field", async () => {
+    const lesson = await newLesson();
+    const outcome = await uploadMaterial(
+      ctx(),
+      uploadRequest(lesson.id, [["other", file(10, "outro.pdf")], ["file", file(0, "vazio.pdf")], ["file", file(20, "primeiro.pdf")], ["file", file(30, "segundo.pdf")]]),
+      lesson.id,
+    );
+    expect(outcome).toMatchObject({ status: "ok", item: { title: "primeiro" } });
+    const keys = await media.keys();
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).toMatch(new RegExp(`^lesson-materials/${lesson.id}/\\d+_primeiro\\.pdf$`));
+    expect((await listed(lesson.id)).map((m) => m.title)).toEqual(["primeiro"]);
+  });
+
+  it("an empty file, or none in the `file` field, is no material and stores nothing", async () => {
+    const lesson = await newLesson();
+    expect(await uploadMaterial(ctx(), uploadRequest(lesson.id, [["file", file(0, "vazio.pdf")]]), lesson.id)).toEqual({ status: "no_file" });
+    expect(await uploadMaterial(ctx(), uploadRequest(lesson.id, [["arquivo", file(10, "a.pdf")]]), lesson.id)).toEqual({ status: "no_file" });
+    expect(await media.keys()).toEqual([]);
+    expect(await listed(lesson.id)).toEqual([]);
+  });
+
+  it("keys the object by the upload time and the lesson", async () => {
+    const lesson = await newLesson();
+    const now = new Date("2026-07-01T10:00:00.000Z");
+    const outcome = await uploadMaterial(ctx(), uploadRequest(lesson.id, [["file", file(5, "Aula 3 (final).pdf")]]), lesson.id, now);
+    expect(outcome).toMatchObject({ status: "ok", item: { url: `/media/lesson-materials/${lesson.id}/${now.getTime()}_Aula_3__final_.pdf`, uploadedAt: now.toISOString() } });
+  });
+});
+
+describe("removing a material", () => {
+  async function lessonWithUpload() {
+    const lesson = await newLesson();
+    const outcome = await uploadMaterial(ctx(), uploadRequest(lesson.id, [["file", file(12, "guia.pdf")]]), lesson.id);
+    return { lesson, item: (outcome as { item: DownloadableMaterial }).item };
+  }
+
+  it("refuses a URL of another lesson's material and leaves both alone", async () => {
+    const a = await lessonWithUpload();
+    const b = await lessonWithUpload();
+    expect(await removeMaterial(ctx(), a.lesson.id, b.item.url)).toEqual({ status: "invalid_url" });
+    expect(await listed(b.lesson.id)).toEqual([b.item]);
+    expect(await media.keys()).toHaveLength(2);
+  });
+
+  it("answers not_found for one of our URLs that is not on the list, deleting nothing", async () => {
+    const a = await lessonWithUpload();
+    const unlisted = `/media/lesson-materials/${a.lesson.id}/1_nao-listado.pdf`;
+    await media.bucket.put(unlisted.slice("/media/".length), "x");
+    expect(await removeMaterial(ctx(), a.lesson.id, unlisted)).toEqual({ status: "not_found" });
+    expect(await media.keys()).toHaveLength(2);
+    expect(await removeMaterial(ctx(), a.lesson.id, a.item.url)).toEqual({ status: "ok" });
+    expect(await listed(a.lesson.id)).toEqual([]);
+    expect(await media.keys()).toEqual([unlisted.slice("/media/".length)]);
+  });
+});
+
+describe("downloading a material", () => {
+  const download = (lessonId: string, fileId: string) =>
+    downloadRoute.loader(args(new Request(`http://nika.test/courses/lessons/${lessonId}/materials/${fileId}/download`, { headers: { Cookie: learnerCookie } }), ctx(), { lessonId, file: fileId }));
+
+  it("serves only files listed on the lesson, even when another object exists under its folder", async () => {
+    const lesson = await newLesson();
+    await uploadMaterial(ctx(), uploadRequest(lesson.id, [["file", file(8, "listado.pdf")]]), lesson.id);
+    const [key] = await media.keys();
+    await media.bucket.put(`lesson-materials/${lesson.id}/2_escondido.pdf`, "segredo");
+    const other = await newLesson();
+    const served = await download(lesson.id, key!.split("/").pop()!);
+    expect(served.status).toBe(200);
+    expect((await served.arrayBuffer()).byteLength).toBe(8);
+    expect((await download(lesson.id, "2_escondido.pdf")).status).toBe(404);
+    // the listed file, asked for through another lesson
+    expect((await download(other.id, key!.split("/").pop()!)).status).toBe(404);
+  });
+});
