@@ -1,6 +1,7 @@
 import type { PlatformProxy } from "wrangler";
 import { createRequestDb, type Database } from "./app/server/db.server";
-import type { Env } from "./app/server/env";
+import { loadEnv, type Env } from "./app/server/env";
+import { createNonce } from "./app/server/security-headers.server";
 
 type Cloudflare = Omit<PlatformProxy<Env>, "dispose" | "env"> & { env: Env };
 
@@ -13,11 +14,16 @@ declare module "@remix-run/cloudflare" {
     closeDb: () => Promise<void>;
     /** Memo for values computed once per request (session user, flags). */
     memo: Map<string, unknown>;
+    /** This request's Content-Security-Policy nonce (entry.server.tsx puts it on the page's scripts). */
+    cspNonce?: string;
   }
 }
 
+/** Throws a ConfigError (app/server/env.ts) when a setting is missing or malformed. */
 export function getLoadContext({ context }: { request: Request; context: { cloudflare: Cloudflare } }) {
-  const requestDb = createRequestDb(context.cloudflare.env);
+  // Checked once per env object (cached): bindings pass through, blank optional settings become unset.
+  const env = loadEnv(context.cloudflare.env);
+  const requestDb = createRequestDb(env);
   // Work handed to waitUntil (a chat reply still streaming when the response is returned) may use
   // the database: the pool closes only after it has settled.
   const background: Promise<unknown>[] = [];
@@ -30,7 +36,7 @@ export function getLoadContext({ context }: { request: Request; context: { cloud
     passThroughOnException: () => platformCtx.passThroughOnException(),
   } as Cloudflare["ctx"];
   return {
-    cloudflare: { ...context.cloudflare, ctx },
+    cloudflare: { ...context.cloudflare, env, ctx },
     get db() {
       return requestDb.db;
     },
@@ -40,5 +46,6 @@ export function getLoadContext({ context }: { request: Request; context: { cloud
       await requestDb.close();
     },
     memo: new Map<string, unknown>(),
+    cspNonce: createNonce(),
   };
 }

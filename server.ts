@@ -4,36 +4,50 @@ import * as build from "./build/server";
 import { getLoadContext } from "./load-context";
 import { createRequestDb } from "./app/server/db.server";
 import { renewAllCredits, monthlyAllowance } from "./app/server/credits.server";
-import type { Env } from "./app/server/env";
+import { ConfigError, isProduction, loadEnv, type Env } from "./app/server/env";
+import { withSecurityHeaders } from "./app/server/security-headers.server";
 
 // Durable Object classes must be exported by the worker entry (wrangler.toml binds LESSON_CHANNELS).
 export { LessonChannel } from "./app/server/lesson-channel";
 
 const handleRemixRequest = createRequestHandler(build as unknown as ServerBuild);
 
+/** A missing or malformed setting: one plain answer naming it (logged once per isolate by loadEnv). */
+const configErrorResponse = (error: ConfigError) =>
+  new Response(error.message, { status: 500, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+
 export default {
   async fetch(request, env, ctx) {
-    const loadContext = getLoadContext({
-      request,
-      context: {
-        cloudflare: {
-          // This object matches the return value from Wrangler's `getPlatformProxy` used during development
-          cf: request.cf as never,
-          ctx: { waitUntil: ctx.waitUntil.bind(ctx), passThroughOnException: ctx.passThroughOnException.bind(ctx) } as never,
-          caches: caches as never,
-          env,
-        },
-      },
-    });
+    let loadContext: ReturnType<typeof getLoadContext>;
     try {
-      return await handleRemixRequest(request, loadContext);
+      loadContext = getLoadContext({
+        request,
+        context: {
+          cloudflare: {
+            // This object matches the return value from Wrangler's `getPlatformProxy` used during development
+            cf: request.cf as never,
+            ctx: { waitUntil: ctx.waitUntil.bind(ctx), passThroughOnException: ctx.passThroughOnException.bind(ctx) } as never,
+            caches: caches as never,
+            env,
+          },
+        },
+      });
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      return withSecurityHeaders(configErrorResponse(error), { request, production: env.APP_ENV === "production" });
+    }
+    try {
+      // Every response the worker returns gets its security headers here (WebSocket upgrades excepted).
+      const response = await handleRemixRequest(request, loadContext);
+      return withSecurityHeaders(response, { request, nonce: loadContext.cspNonce, production: isProduction(loadContext.cloudflare.env) });
     } finally {
       ctx.waitUntil(loadContext.closeDb());
     }
   },
 
   /** Monthly credits: cron "0 3 1 * *" (00:00 on day 1 in America/Sao_Paulo). */
-  async scheduled(_controller, env, ctx) {
+  async scheduled(_controller, rawEnv, ctx) {
+    const env = loadEnv(rawEnv); // a ConfigError fails the cron run, with the same message
     const requestDb = createRequestDb(env);
     ctx.waitUntil(
       renewAllCredits(requestDb.db, monthlyAllowance(env), new Date()).finally(() => requestDb.close()),

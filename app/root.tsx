@@ -23,6 +23,7 @@ import { MAIN_ID } from "~/features/shell/types";
 import { getSessionUser } from "~/server/auth.server";
 import { getFlags } from "~/server/flags.server";
 import { takeToast } from "~/server/toast.server";
+import { useNonce } from "~/lib/nonce";
 import stylesheet from "./tailwind.css?url";
 
 export const links: LinksFunction = () => [
@@ -64,6 +65,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export function Layout({ children }: { children: ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
+  // Inline scripts run only with this request's CSP nonce (server.ts sends the policy).
+  const nonce = useNonce();
 
   useEffect(() => installErrorReporter(), []);
   // Marks the page as interactive (end-to-end tests wait for it before using JS-only controls).
@@ -78,7 +81,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width,initial-scale=1,viewport-fit=cut" />
         <meta name="theme-color" content={THEME_COLORS.dark} />
-        <script dangerouslySetInnerHTML={{ __html: THEME_INIT_SCRIPT }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_INIT_SCRIPT }} />
         <Meta />
         <Links />
       </head>
@@ -94,8 +97,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <Toaster initial={rootData?.toast ?? null} />
         <InstallPrompt />
         <UpdateToast />
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -1,3 +1,7 @@
+// The worker's settings are checked once, when the load context is built (load-context.ts, and the
+// cron in server.ts): a missing or malformed variable is one clear error naming it, not a 500 later.
+// See docs/decisions/0011-security-headers-and-config.md.
+import { z } from "zod";
 import type { LessonChannel } from "./lesson-channel";
 
 /** Worker bindings and variables (wrangler.toml [vars], secrets, .dev.vars). */
@@ -35,3 +39,107 @@ export interface Env {
 }
 
 export const isProduction = (env: Pick<Env, "APP_ENV">) => env.APP_ENV === "production";
+
+/** The bindings: passed through untouched (never parsed; absent ones stay absent). */
+type Bindings = "MEDIA" | "ASSETS" | "LESSON_CHANNELS" | "AI";
+type EnvVars = Omit<Env, Bindings>;
+
+/** Blank values (`MAIL_API_URL=` in .dev.vars) mean "not set". */
+const blankToUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
+const missingOr = (message: string) => (issue: { input?: unknown }) => (issue.input === undefined ? "ausente" : message);
+
+const required = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema);
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
+
+const text = z.string({ error: missingOr("deve ser um texto") });
+const httpUrl = z.url({ protocol: /^https?$/, error: "não é uma URL http(s) válida" });
+const postgresUrl = text.refine((value) => {
+  try {
+    return /^postgres(ql)?:$/.test(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}, "não é uma URL postgres:// válida");
+const positiveInteger = z
+  .union([z.string(), z.number()], { error: "deve ser um número inteiro positivo" })
+  .transform((value) => String(value).trim())
+  .refine((value) => /^\d+$/.test(value) && Number(value) > 0, "deve ser um número inteiro positivo");
+
+const envSchema = z.object({
+  APP_ENV: required(z.enum(["production", "development", "test"], { error: missingOr("deve ser production, development ou test") })),
+  DATABASE_URL: required(postgresUrl),
+  DB_WS_PROXY: optional(text),
+  SESSION_SECRET: required(text),
+  APP_URL: optional(httpUrl),
+  MAIL_API_URL: optional(httpUrl),
+  MAIL_API_KEY: optional(text),
+  MAIL_FROM: optional(text),
+  SUPPORT_EMAIL: optional(text),
+  MONTHLY_CREDITS: optional(positiveInteger),
+  OPENAI_BASE_URL: optional(httpUrl),
+  OPENAI_API_KEY: optional(text),
+  OPENAI_CHAT_MODEL: optional(text),
+  OPENAI_TRANSCRIBE_MODEL: optional(text),
+  OPENAI_TTS_MODEL: optional(text),
+  NIKA_CHAT_WEBHOOK_URL: optional(httpUrl),
+  NIKA_USER_AUDIO_WEBHOOK_URL: optional(httpUrl),
+});
+
+// Compile-time: the schema parses exactly the variables `Env` declares, with the same types.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const schemaMatchesEnv: Same<z.output<typeof envSchema>, EnvVars> & Same<keyof z.output<typeof envSchema>, keyof EnvVars> = true;
+void schemaMatchesEnv;
+
+/** A missing or malformed setting. The message names every offending variable (never its value). */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+  constructor(readonly problems: string[]) {
+    super(`Configuração inválida: ${problems.join("; ")}`);
+  }
+}
+
+/**
+ * Checks the variables and returns the env with them normalised (blank → unset, MONTHLY_CREDITS
+ * trimmed); bindings and anything undeclared are kept as they are. Throws a ConfigError.
+ */
+export function parseEnv(raw: Record<string, unknown>): Env {
+  const result = envSchema.safeParse(raw);
+  if (!result.success) {
+    throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join(".") || "env"} ${issue.message}`));
+  }
+  const env: Record<string, unknown> = { ...raw };
+  for (const [name, value] of Object.entries(result.data)) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  return env as unknown as Env;
+}
+
+const parsed = new WeakMap<object, Env | ConfigError>();
+const logged = new Set<string>();
+
+/**
+ * `parseEnv` once per env object (workerd hands every request of an isolate the same one), so a
+ * request pays a WeakMap lookup. A ConfigError is cached too, rethrown on every call and logged once
+ * per isolate.
+ */
+export function loadEnv(raw: object): Env {
+  let entry = parsed.get(raw);
+  if (!entry) {
+    try {
+      entry = parseEnv(raw as Record<string, unknown>);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      entry = error;
+    }
+    parsed.set(raw, entry);
+  }
+  if (entry instanceof ConfigError) {
+    if (!logged.has(entry.message)) {
+      logged.add(entry.message);
+      console.error(`[config] ${entry.message}`);
+    }
+    throw entry;
+  }
+  return entry;
+}
