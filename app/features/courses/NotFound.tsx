@@ -1,8 +1,8 @@
 // "Módulo não encontrado" / "Aula não encontrada": what the course routes' error boundaries render for
 // the 404 that catalog.server.ts throws (missing, malformed or — for learners — unavailable ids).
 import { Link, isRouteErrorResponse, useRouteError } from "@remix-run/react";
-import { ErrorScreen, isFeatureDisabledError } from "~/components/ErrorScreen";
 import { buttonVariants } from "~/components/button";
+import { ErrorScreen, isFeatureDisabledError } from "~/components/ErrorScreen";
 import { ArrowLeftIcon } from "~/components/icons";
 
 export type CourseNotFound = { notFound: "module" | "lesson" };
@@ -41,7 +41,8 @@ export function CourseErrorBoundary() {
   const error = useRouteError();
   const kind = courseNotFoundKind(error);
   if (kind) return <CourseNotFoundScreen kind={kind} />;
-  if (!isFeatureDisabledError(error)) console.error(error);
+  // 4xx answers (refused input, not found, disabled features) are expected; only failures are logged.
+  if (!isRouteErrorResponse(error) || error.status >= 500) console.error(error);
   return <ErrorScreen error={error} />;
 }
 

@@ -1,11 +1,11 @@
-import type { RouteHandle } from "~/lib/access";
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Outlet, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { Outlet, useLoaderData, useRouteError, useRouteLoaderData, isRouteErrorResponse } from "@remix-run/react";
+import { ErrorScreen, isFeatureDisabledError, isNotFound } from "~/components/ErrorScreen";
 import { useCoursesNavigationSkeleton } from "~/features/courses/Skeletons";
 import { AppShell } from "~/features/shell/AppShell";
-import { ErrorScreen, isFeatureDisabledError, isNotFound } from "~/components/ErrorScreen";
 import { loadShell } from "~/features/shell/shell.server";
 import { MAIN_ID, SHELL_ROUTE_ID, type ShellData } from "~/features/shell/types";
+import type { RouteHandle } from "~/lib/access";
 
 export const handle: RouteHandle = { access: "user" };
 
@@ -25,7 +25,8 @@ export default function AppLayout() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const data = useRouteLoaderData<ShellData>(SHELL_ROUTE_ID);
-  if (!isNotFound(error) && !isFeatureDisabledError(error)) console.error(error);
+  // 4xx answers (refused input, not found, disabled features) are expected; only failures are logged.
+  if (!isRouteErrorResponse(error) || error.status >= 500) console.error(error);
   if (!data) {
     return (
       <main id={MAIN_ID} tabIndex={-1} className="outline-none">
