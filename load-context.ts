@@ -14,6 +14,8 @@ declare module "@remix-run/cloudflare" {
     closeDb: () => Promise<void>;
     /** Memo for values computed once per request (session user, flags). */
     memo: Map<string, unknown>;
+    /** Names this request in server error reports. */
+    requestId: string;
     /** This request's Content-Security-Policy nonce (entry.server.tsx puts it on the page's scripts). */
     cspNonce?: string;
   }
@@ -46,6 +48,7 @@ export function getLoadContext({ context }: { request: Request; context: { cloud
       await requestDb.close();
     },
     memo: new Map<string, unknown>(),
+    requestId: crypto.randomUUID(),
     cspNonce: createNonce(),
   };
 }

@@ -1,7 +1,8 @@
-import type { AppLoadContext, EntryContext } from "@remix-run/cloudflare";
-import { RemixServer } from "@remix-run/react";
+import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/cloudflare";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
+import { saveServerError } from "~/features/shell/error-report.server";
 import { NonceProvider } from "~/lib/nonce";
 
 const ABORT_DELAY = 5_000;
@@ -40,3 +41,15 @@ export default async function handleRequest(
   if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-store");
   return new Response(body, { headers: responseHeaders, status: responseStatusCode });
 }
+
+/**
+ * Unexpected exceptions of loaders, actions and rendering (the 500s): logged, and stored with the
+ * route and the request id in the error reports table (/api/errors' store). Aborted requests are not
+ * failures. Thrown Responses (4xx refusals) never reach this.
+ */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  // Aborted requests are not failures; Remix's own 4xx (405 for a route without an action) neither.
+  if (request.signal.aborted || (isRouteErrorResponse(error) && error.status < 500)) return;
+  console.error(`[500] ${request.method} ${new URL(request.url).pathname} (${context.requestId})`, error);
+  context.cloudflare.ctx.waitUntil(saveServerError(context.db, error, { request, requestId: context.requestId }));
+};

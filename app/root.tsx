@@ -11,19 +11,18 @@ import {
   Scripts,
   ScrollRestoration,
   useRouteError,
-  useRouteLoaderData,
-} from "@remix-run/react";
+  useRouteLoaderData, isRouteErrorResponse } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
-import { InstallPrompt, OfflineBanner, UpdateToast } from "~/features/pwa";
 import { ErrorScreen, isFeatureDisabledError, isNotFound } from "~/components/ErrorScreen";
+import { Toaster } from "~/components/Toaster";
+import { InstallPrompt, OfflineBanner, UpdateToast } from "~/features/pwa";
 import { installErrorReporter } from "~/features/shell/report-error";
 import { THEME_COLORS, THEME_INIT_SCRIPT } from "~/features/shell/theme";
-import { Toaster } from "~/components/Toaster";
 import { MAIN_ID } from "~/features/shell/types";
+import { useNonce } from "~/lib/nonce";
 import { getSessionUser } from "~/server/auth.server";
 import { getFlags } from "~/server/flags.server";
 import { takeToast } from "~/server/toast.server";
-import { useNonce } from "~/lib/nonce";
 import stylesheet from "./tailwind.css?url";
 
 export const links: LinksFunction = () => [
@@ -110,7 +109,8 @@ export default function App() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
-  if (!isNotFound(error) && !isFeatureDisabledError(error)) console.error(error);
+  // 4xx answers (refused input, not found, disabled features) are expected; only failures are logged.
+  if (!isRouteErrorResponse(error) || error.status >= 500) console.error(error);
   return (
     <main id={MAIN_ID} tabIndex={-1} className="outline-none">
       <ErrorScreen error={error} />

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Outlet, useLoaderData, useRouteError, useRouteLoaderData, isRouteErrorResponse } from "@remix-run/react";
-import { ErrorScreen, isFeatureDisabledError, isNotFound } from "~/components/ErrorScreen";
+import { ErrorScreen } from "~/components/ErrorScreen";
 import { useCoursesNavigationSkeleton } from "~/features/courses/Skeletons";
 import { AppShell } from "~/features/shell/AppShell";
 import { loadShell } from "~/features/shell/shell.server";
