@@ -26,8 +26,8 @@ export default defineConfig({
   projects: [
     // The route contract (tests/contract) runs first and alone: it compares row counts of every table.
     { name: "contract", testDir: "tests/contract", use: { ...chromium } },
-    { name: "js", use: { ...chromium, javaScriptEnabled: true } },
-    { name: "no-js", use: { ...chromium, javaScriptEnabled: false } },
+    { name: "js", use: { ...chromium, javaScriptEnabled: true }, dependencies: ["contract"] },
+    { name: "no-js", use: { ...chromium, javaScriptEnabled: false }, dependencies: ["contract"] },
   ],
   webServer: [
     {

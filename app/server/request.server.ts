@@ -66,26 +66,39 @@ export function checkBodyHeaders(request: Request, options: { accept: readonly B
   return kind;
 }
 
-/** The body as a stream that errors (BodyTooLargeError) as soon as more than `maxBytes` arrive. */
-function countedBody(body: ReadableStream<Uint8Array>, maxBytes: number): ReadableStream<Uint8Array> {
+/**
+ * The body as a stream that errors (BodyTooLargeError) as soon as more than `maxBytes` arrive, and a
+ * `cancel` that releases the rest of the body (a reader that gives up half-way must say so, or the
+ * runtime is left holding a half-read request).
+ */
+function countedBody(body: ReadableStream<Uint8Array>, maxBytes: number) {
+  const reader = body.getReader();
   let total = 0;
-  return body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        total += chunk.byteLength;
-        if (total > maxBytes) controller.error(new BodyTooLargeError(maxBytes));
-        else controller.enqueue(chunk);
-      },
-    }),
-  );
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) return controller.close();
+      total += value.byteLength;
+      if (total > maxBytes) {
+        await reader.cancel().catch(() => {});
+        controller.error(new BodyTooLargeError(maxBytes));
+        return;
+      }
+      controller.enqueue(value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return { stream, cancel: () => reader.cancel().catch(() => {}) };
 }
 
 /** Reads the whole body, at most `maxBytes` (413 past it, 400 when the stream breaks). */
 async function readAll(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
   if (!request.body) return new Uint8Array(new ArrayBuffer(0));
+  const counted = countedBody(request.body, maxBytes);
   try {
-    return new Uint8Array(await new Response(countedBody(request.body, maxBytes)).arrayBuffer());
+    return new Uint8Array(await new Response(counted.stream).arrayBuffer());
   } catch (error) {
+    await counted.cancel();
     if (error instanceof BodyTooLargeError) throw refusal(413, BODY_MESSAGES.tooLarge);
     throw refusal(400, BODY_MESSAGES.unreadable);
   }
@@ -144,7 +157,8 @@ export async function readMultipart(request: Request, maxBytes: number, onFile: 
   const kind = checkBodyHeaders(request, { accept: ["urlencoded", "multipart"], maxBytes });
   if (!request.body) return new FormData();
   if (kind === "urlencoded") return readFormData(request, { maxBytes: Math.min(maxBytes, FORM_BYTES) });
-  const limited = { headers: request.headers, body: countedBody(request.body, maxBytes) } as unknown as Request;
+  const counted = countedBody(request.body, maxBytes);
+  const limited = { headers: request.headers, body: counted.stream } as unknown as Request;
   const ownErrors = new Set<unknown>(); // what the file handler threw passes through unchanged
   try {
     return await unstable_parseMultipartFormData(limited, async (part) => {
@@ -161,6 +175,7 @@ export async function readMultipart(request: Request, maxBytes: number, onFile: 
       return readText(part.data);
     });
   } catch (error) {
+    await counted.cancel();
     if (ownErrors.has(error) || error instanceof BodyTooLargeError || error instanceof Response) throw error;
     throw new UnreadableBodyError(error);
   }

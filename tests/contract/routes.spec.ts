@@ -280,6 +280,7 @@ test("pages and actions answer every role as their declaration says", async ({},
   test.setTimeout(240_000);
   const mismatches: string[] = [];
   let requests = 0;
+  const restoreSiteSettings = await snapshotSiteSettings(); // an admin's empty POST may save the banner
   for (const route of checked.filter((r) => r.addressable && r.access)) {
     // Fresh accounts and rows per route: a route that ends sessions (/signout) cannot spoil the next.
     const accounts = await accountsFor(testInfo);
@@ -311,6 +312,7 @@ test("pages and actions answer every role as their declaration says", async ({},
       await cleanSamples(samples);
     }
   }
+  await restoreSiteSettings();
   console.log(`[contract] access table: ${requests} requests over ${checked.filter((r) => r.addressable).length} addressable routes`);
   expect(mismatches).toEqual([]);
 });

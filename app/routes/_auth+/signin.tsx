@@ -1,18 +1,19 @@
-import { parseForm } from "~/server/request.server";
-import type { RouteHandle } from "~/lib/access";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { signinSchema } from "~/features/auth/schemas";
-import { pendingEmailHeader } from "~/features/auth/pending-email.server";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { SubmitButton } from "~/components/button";
 import { ConformForm, Field, useSchemaForm } from "~/components/forms";
 import { NoticeBox } from "~/components/notice";
+import { pendingEmailHeader } from "~/features/auth/pending-email.server";
+import { signinSchema } from "~/features/auth/schemas";
 import { AuthCard, linkClass } from "~/features/auth/ui";
+import type { RouteHandle } from "~/lib/access";
 import {
   createAuthenticator, createSession, InvalidCredentialsError, redirectIfSignedIn, safeRedirect,
 } from "~/server/auth.server";
 import { getFlags } from "~/server/flags.server";
 import { checkLimit, clearAttempts, LIMITS, minutesLeft, recordAttempt } from "~/server/rate-limit.server";
+import { readFormData } from "~/server/request.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const handle: RouteHandle = { access: "guest" };
@@ -29,7 +30,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 type SigninRefusal = "rate_limited" | "invalid_credentials" | "email_not_confirmed";
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const submission = await parseForm(request.clone() as Request, signinSchema);
+  const formData = await readFormData(request);
+  const submission = parseWithZod(formData, { schema: signinSchema });
   if (submission.status !== "success") return data({ result: submission.reply(), code: null }, { status: 400 });
   const { email, redirectTo } = submission.value;
   // Refusals travel as conform form errors ([title, description]); the page branches on `code`.
@@ -43,7 +45,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   let user;
   try {
-    user = await createAuthenticator(context).authenticate("form", request);
+    // The body is read once (above); the strategy gets the same fields.
+    user = await createAuthenticator(context).authenticate("form", new Request(request.url, { method: "POST", body: formData }));
   } catch (error) {
     if (!(error instanceof InvalidCredentialsError)) throw error;
     await recordAttempt(context.db, LIMITS.signin, email);
