@@ -160,8 +160,9 @@ export async function readMultipart(request: Request, maxBytes: number, onFile: 
   const counted = countedBody(request.body, maxBytes);
   const limited = { headers: request.headers, body: counted.stream } as unknown as Request;
   const ownErrors = new Set<unknown>(); // what the file handler threw passes through unchanged
+  let oversizedText = false;
   try {
-    return await unstable_parseMultipartFormData(limited, async (part) => {
+    const form = await unstable_parseMultipartFormData(limited, async (part) => {
       if (typeof part.filename === "string") {
         try {
           const value = await onFile(part);
@@ -172,8 +173,13 @@ export async function readMultipart(request: Request, maxBytes: number, onFile: 
           throw error;
         }
       }
-      return readText(part.data);
+      const text = await readText(part.data);
+      if (text === null) oversizedText = true;
+      return text ?? "";
     });
+    // Refused only once the parser is done: stopping it half-way leaves the runtime a half-read request.
+    if (oversizedText) throw new BodyTooLargeError(MAX_TEXT_PART_BYTES);
+    return form;
   } catch (error) {
     await counted.cancel();
     if (ownErrors.has(error) || error instanceof BodyTooLargeError || error instanceof Response) throw error;
@@ -189,16 +195,16 @@ export class UnreadableBodyError extends Error {
   }
 }
 
-async function readText(data: AsyncIterable<Uint8Array>): Promise<string> {
+/** A text field; past 64 KB the rest of the part is read and dropped (null), so the parser can finish. */
+async function readText(data: AsyncIterable<Uint8Array>): Promise<string | null> {
   const decoder = new TextDecoder();
   let size = 0;
   let text = "";
   for await (const chunk of data) {
     size += chunk.byteLength;
-    if (size > MAX_TEXT_PART_BYTES) throw new BodyTooLargeError(MAX_TEXT_PART_BYTES);
-    text += decoder.decode(chunk, { stream: true });
+    if (size <= MAX_TEXT_PART_BYTES) text += decoder.decode(chunk, { stream: true });
   }
-  return text + decoder.decode();
+  return size <= MAX_TEXT_PART_BYTES ? text + decoder.decode() : null;
 }
 
 /** Reads what is left of a part (the parser needs every part consumed to reach the next). */
