@@ -1,11 +1,12 @@
 import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
+import { renewAllCredits, monthlyAllowance } from "./app/server/credits.server";
+import { createRequestDb } from "./app/server/db.server";
+import { ConfigError, isProduction, loadEnv, type Env } from "./app/server/env";
+import { withSecurityHeaders } from "./app/server/security-headers.server";
+// eslint-disable-next-line @typescript-eslint/ban-ts-comment -- @ts-expect-error would fail once build/ exists
 // @ts-ignore - the server build exists only after `npm run build`
 import * as build from "./build/server";
 import { getLoadContext } from "./load-context";
-import { createRequestDb } from "./app/server/db.server";
-import { renewAllCredits, monthlyAllowance } from "./app/server/credits.server";
-import { ConfigError, isProduction, loadEnv, type Env } from "./app/server/env";
-import { withSecurityHeaders } from "./app/server/security-headers.server";
 
 // Durable Object classes must be exported by the worker entry (wrangler.toml binds LESSON_CHANNELS).
 export { LessonChannel } from "./app/server/lesson-channel";

@@ -2,11 +2,11 @@
 // Quality bar (b): encode 10 s of audio to a 16 kHz mono 16-bit WAV with the pure path
 // (44.1 kHz stereo sine → toMono → resampleLinear → encodeWav). Target ≤ 30 ms at the median.
 //   node bench/wav.mjs            (bundles app/features/chat/audio/wav.ts with esbuild from node_modules)
-import { build } from "esbuild";
-import { pathToFileURL } from "node:url";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { pathToFileURL } from "node:url";
+import { build } from "esbuild";
 
 const RUNS = 20;
 const WARMUP = 3;

@@ -4,8 +4,8 @@
 //
 //   node scripts/db-server.mjs [--data .data/pglite] [--pg-port 54320] [--ws-port 5488]
 //   PG_TARGET=host:port node scripts/db-server.mjs   → bridge only, in front of a real Postgres
-import net from "node:net";
 import { mkdirSync } from "node:fs";
+import net from "node:net";
 import { parseArgs } from "node:util";
 import { WebSocketServer } from "ws";
 

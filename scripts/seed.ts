@@ -1,7 +1,7 @@
 // `npm run db:seed`: the development seed, once per database. Refuses to run in production.
-import { DEV_ACCOUNTS, seedDevelopment } from "./lib/seed";
-import { connect, loadEnv } from "./lib/node-db";
 import type { Database } from "../app/server/db.server";
+import { connect, loadEnv } from "./lib/node-db";
+import { DEV_ACCOUNTS, seedDevelopment } from "./lib/seed";
 
 const env = loadEnv();
 if (env.APP_ENV === "production") {

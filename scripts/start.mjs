@@ -49,7 +49,9 @@ function shutdown(code = 0) {
     for (const pid of [...descendants(child.pid), child.pid]) {
       try {
         process.kill(pid, "SIGTERM");
-      } catch {}
+      } catch {
+        // already gone
+      }
     }
   }
   setTimeout(() => process.exit(code), 500);
@@ -132,7 +134,9 @@ for (;;) {
   try {
     const response = await fetch(`http://127.0.0.1:${opts.port}/signin`);
     if (response.status < 500) break;
-  } catch {}
+  } catch {
+    // not listening yet
+  }
   await new Promise((r) => setTimeout(r, 250));
 }
 const seconds = ((Date.now() - started) / 1000).toFixed(1);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: the whole suite — typecheck, unit + integration tests (vitest, PGlite), production
-// build, then end-to-end journeys (Playwright on Debian's Chromium against `wrangler dev`), each with
-// JavaScript on and off. Ends with one line: "N passed, N failed".
+// `npm test`: the whole suite — typecheck, lint (eslint, prettier --check), unit + integration tests
+// (vitest, PGlite), production build, then end-to-end journeys (Playwright on Debian's Chromium against
+// `wrangler dev`), each with JavaScript on and off. Ends with one line: "N passed, N failed".
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 
@@ -27,6 +27,10 @@ let failedSteps = 0;
 
 step("typecheck (tsc)");
 if (run("npx", ["tsc"]) !== 0) failedSteps++;
+
+step("lint (eslint, prettier)");
+if (run("npx", ["eslint", ".", "--max-warnings=0"]) !== 0) failedSteps++;
+if (run("npx", ["prettier", "--check", "."]) !== 0) failedSteps++;
 
 step("unit + integration (vitest)");
 run("npx", ["vitest", "run", "--reporter=default", "--reporter=json", "--outputFile.json=.cache/vitest.json"]);

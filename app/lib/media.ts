@@ -41,6 +41,7 @@ export function isValidKey(key: string): boolean {
   const segments = key.split("/");
   if (!(KEY_PREFIXES as readonly string[]).includes(segments[0]!)) return false;
   if (segments.length < 2) return false;
+  // eslint-disable-next-line no-control-regex -- control characters are what this refuses
   return segments.every((s) => s.length > 0 && s !== "." && s !== ".." && !/[\\\u0000-\u001f]/.test(s));
 }
 

@@ -1,5 +1,5 @@
-import type { RouteHandle } from "~/lib/access";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { RouteHandle } from "~/lib/access";
 
 export const handle: RouteHandle = { access: "public" };
 

@@ -1,8 +1,8 @@
 import { Pool, neonConfig } from "@neondatabase/serverless";
-import type { PgDatabase } from "drizzle-orm/pg-core";
 import { drizzle } from "drizzle-orm/neon-serverless";
-import * as schema from "./schema";
+import type { PgDatabase } from "drizzle-orm/pg-core";
 import type { Env } from "./env";
+import * as schema from "./schema";
 
 /** Any drizzle Postgres database over our schema: Neon in the worker, PGlite in tests. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

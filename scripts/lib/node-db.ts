@@ -1,9 +1,9 @@
 // Node-side database access for scripts (migrate, seed): the same Neon driver as the worker, over
 // WebSocket — to Neon in production, to the local bridge (DB_WS_PROXY) for the embedded database.
-import { Pool, neonConfig } from "@neondatabase/serverless";
-import { drizzle } from "drizzle-orm/neon-serverless";
 import { readFileSync, existsSync } from "node:fs";
 import { parseEnv } from "node:util";
+import { Pool, neonConfig } from "@neondatabase/serverless";
+import { drizzle } from "drizzle-orm/neon-serverless";
 import ws from "ws";
 import * as schema from "../../app/server/schema";
 

@@ -1,8 +1,8 @@
 // Development seed: runs once on a new database (never in production). Two accounts, the flags the
 // local journey needs, three modules with lessons and an active courses banner.
 import { eq, sql } from "drizzle-orm";
-import type { Database } from "../../app/server/db.server";
 import { creditPeriod } from "../../app/server/credits.server";
+import type { Database } from "../../app/server/db.server";
 import { hashPassword } from "../../app/server/password";
 import {
   appConfig, creditLedger, lessons, modules, passwordCredentials, siteBanners, userRoles, users,

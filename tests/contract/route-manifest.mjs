@@ -3,8 +3,8 @@
 // has a loader, an action and a component, and the access level its module declares (`handle.access`).
 // Run with the worker's export conditions, as the route-contract test does:
 //   node --conditions=workerd --conditions=worker tests/contract/route-manifest.mjs
-import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 
 const build = await import(pathToFileURL(resolve("build/server/index.js")).href);
 const routes = Object.values(build.routes);

@@ -1,8 +1,8 @@
 // Accounts, through the real forms: the only spec that signs in with /signin (the others get a
 // session from the fixtures in ./support, whose cookie the last test here compares with the form's).
 import { eq } from "drizzle-orm";
-import { sessions } from "../../app/server/schema";
 import { sha256Hex } from "../../app/server/password";
+import { sessions } from "../../app/server/schema";
 import {
   PASSWORD, emailsSentTo, expect, expectAccessible, followMailLink, sessionCookie, signInWithForm, test, uniqueEmail, userByEmail, withDb,
 } from "./support";

@@ -11,8 +11,8 @@
 import { readFileSync } from "node:fs";
 import { parseEnv } from "node:util";
 import AxeBuilder from "@axe-core/playwright";
-import { createCookie } from "@remix-run/cloudflare";
 import { expect as baseExpect, test as base, type BrowserContext, type Cookie, type Locator, type Page, type TestInfo } from "@playwright/test";
+import { createCookie } from "@remix-run/cloudflare";
 import { eq } from "drizzle-orm";
 import { creditPeriod } from "../../app/server/credits.server";
 import { hashPassword, randomToken, sha256Hex } from "../../app/server/password";

@@ -1,10 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { encodeWav } from "~/features/chat/audio/wav";
 import {
   ChatError, CREDITS_EXHAUSTED, greet, greetStream, loadConversation, sendMessage, sendMessageStream, startConversation, toEventStream,
   type SendResult,
 } from "~/features/chat/chat.server";
-import { encodeWav } from "~/features/chat/audio/wav";
 import { systemPrompt } from "~/features/chat/prompts";
 import { NIKA_UNAVAILABLE } from "~/server/ai/index.server";
 import { getBalance } from "~/server/credits.server";

@@ -3,13 +3,13 @@
 // statistics math, next-lesson rules, comment rules and the number of queries per page.
 import { and, asc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { isCourseNotFound } from "~/features/courses/NotFound";
 import type { Catalogue, LessonPage, ModulePage } from "~/features/courses/catalog.server";
 import type { LessonComments } from "~/features/courses/comments.server";
+import { isCourseNotFound } from "~/features/courses/NotFound";
 import * as root from "~/root";
 import * as appLayout from "~/routes/_app+/_layout";
-import * as coursesLayout from "~/routes/_app+/courses+/_layout";
 import * as cataloguePage from "~/routes/_app+/courses+/_catalogue+/_layout";
+import * as coursesLayout from "~/routes/_app+/courses+/_layout";
 import * as lessonRoute from "~/routes/_app+/courses+/lessons.$lessonId";
 import * as moduleRoute from "~/routes/_app+/courses+/modules.$moduleId";
 import { createSession } from "~/server/auth.server";

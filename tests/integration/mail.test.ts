@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "~/server/db.server";
 import { sendMail } from "~/server/mail.server";
 import { mailOutbox } from "~/server/schema";
-import { createTestDb } from "./harness";
 import { startFakeUpstream } from "./fake-upstream";
+import { createTestDb } from "./harness";
 
 // The mail module against the same fake upstream the e2e run uses (Resend's HTTP protocol).
 const PORT = 4031;

@@ -7,9 +7,9 @@ import { build } from "esbuild";
 import { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { isCommentMessage, liveUrl, reconnectDelay } from "~/features/courses/live";
-import { connectLessonChannel, publishLessonComment } from "~/server/realtime.server";
 import { createSession } from "~/server/auth.server";
 import type { Database } from "~/server/db.server";
+import { connectLessonChannel, publishLessonComment } from "~/server/realtime.server";
 import { appConfig, users } from "~/server/schema";
 import { contextFor, createTestDb } from "./harness";
 

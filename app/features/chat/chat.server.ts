@@ -7,10 +7,9 @@
 // the outcome; `sendMessage`/`greet` drive it with an `onToken` callback (no-JS form posts, tests),
 // `toEventStream` turns it into a `text/event-stream` Response (resource routes with JS).
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { errorMessage } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
-import { refundCredits, spendCreditsGated } from "~/server/credits.server";
 import { getAiProviders, NIKA_UNAVAILABLE } from "~/server/ai/index.server";
 import {
   ProviderError,
@@ -19,10 +18,11 @@ import {
   type ProviderErrorKind,
   type ProviderOptions,
 } from "~/server/ai/types";
+import { refundCredits, spendCreditsGated } from "~/server/credits.server";
 import { getFlags } from "~/server/flags.server";
+import { appConfig, chatConversations, chatMessages, lessons, users, type ChatConversation, type ChatMessageRow } from "~/server/schema";
 import { CHAT_AUDIO_FOLDER, mediaBucket, putObject } from "~/server/storage.server";
 import { validateAudioBlob } from "./audio/validate";
-import { appConfig, chatConversations, chatMessages, lessons, users, type ChatConversation, type ChatMessageRow } from "~/server/schema";
 import { CHAT_MODE_INFO, isChatMode, type ChatModeId } from "./modes";
 import { buildChatMessages, HISTORY_TURNS, parseLevelMarker, type CefrLevel, type HistoryTurn, type LessonContext } from "./prompts";
 

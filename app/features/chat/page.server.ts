@@ -10,10 +10,10 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import { data, redirect } from "@remix-run/cloudflare";
 import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
-import { requireUser, type SessionUser } from "~/server/auth.server";
-import { BODY_MESSAGES, parseForm } from "~/server/request.server";
 import { getAiProviders } from "~/server/ai/index.server";
+import { requireUser, type SessionUser } from "~/server/auth.server";
 import { getFlags, requireFeature } from "~/server/flags.server";
+import { BODY_MESSAGES, parseForm } from "~/server/request.server";
 import { lessons, modules } from "~/server/schema";
 import {
   ChatError,
@@ -98,7 +98,7 @@ export async function loadChatPage(args: Args, target: ChatTarget): Promise<Chat
   const url = new URL(request.url);
   const conversationId = url.searchParams.get("c");
   if (!conversationId) return startAndRedirect(args, target, user);
-  let { conversation, messages } = await loadConversation(context, user, conversationId).catch(rethrowChatError);
+  const { conversation, messages } = await loadConversation(context, user, conversationId).catch(rethrowChatError);
   if (conversation.mode !== target.mode || (target.lesson && conversation.lessonId !== target.lesson.id)) {
     throw data({ message: "Conversa não encontrada" }, { status: 404 });
   }

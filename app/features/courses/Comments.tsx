@@ -233,6 +233,7 @@ function CommentForm({
         rows={parentId ? 2 : 3}
         maxLength={COMMENT_MAX_LENGTH}
         required
+        // eslint-disable-next-line jsx-a11y/no-autofocus -- only after the learner pressed "Responder": focus goes to the field they opened
         autoFocus={autoFocus && hydrated}
         aria-invalid={failure ? true : undefined}
         aria-describedby={failure ? errorId : undefined}

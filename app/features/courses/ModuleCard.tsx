@@ -2,9 +2,9 @@
 // hover (or keyboard focus) the description, lessons, minutes and progress expand — in 300 ms on
 // enter, collapsing 1 s after leave over 2 s — in CSS alone, so it costs no JavaScript.
 import { Link } from "@remix-run/react";
+import { ClockIcon, PlayIcon } from "~/components/icons";
 import type { ModuleCard as ModuleCardData } from "./catalog.server";
 import { lessonCountLabel, minutesOf, placeholderGradient, safeImageSrc } from "./format";
-import { ClockIcon, PlayIcon } from "~/components/icons";
 import { EditLink, ProgressBadge } from "./ui";
 
 /** Expand/collapse timing of spec §4 (enter 300 ms; leave: wait 1000 ms, then 2000 ms). */

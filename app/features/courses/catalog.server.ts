@@ -3,10 +3,10 @@
 // and lessons exist: aggregates are computed by Postgres (joins + group by), never per row in JS.
 import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { isUuid } from "~/lib/ids";
 import { rowsOf, type DbOrTx } from "~/server/db.server";
 import { lessons, modules, siteBanners, userLessonProgress, type DownloadableMaterial } from "~/server/schema";
 import { redirectWithToast } from "~/server/toast.server";
-import { isUuid } from "~/lib/ids";
 import { practiceLessonCode, progressPercent } from "./format";
 import type { CourseNotFound } from "./NotFound";
 

@@ -5,9 +5,9 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { isUuid } from "~/lib/ids";
 import type { DbOrTx } from "~/server/db.server";
+import { publishLessonComment } from "~/server/realtime.server";
 import { lessonComments, users } from "~/server/schema";
 import { redirectWithToast } from "~/server/toast.server";
-import { publishLessonComment } from "~/server/realtime.server";
 import { courseNotFound, findVisibleLesson, type Viewer } from "./catalog.server";
 import { COMMENT_MAX_LENGTH } from "./format";
 

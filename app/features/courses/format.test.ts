@@ -3,8 +3,8 @@ import {
   clampPercent, cssImageUrl, lessonCode, lessonCountLabel, lessonsDoneLabel, minutesLabel, minutesOf, practiceLessonCode,
   progressBadge, progressPercent, relativeTimePtBr, safeGradient, safeImageSrc, subtitleLines,
 } from "./format";
-import { coursePageOf } from "./Skeletons";
 import { tabFromParam } from "./LessonTabs";
+import { coursePageOf } from "./Skeletons";
 
 describe("course formatting", () => {
   it("shows durations as whole minutes, floored", () => {

@@ -5,12 +5,12 @@ import { eq, sql } from "drizzle-orm";
 import { errorMessage } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
 import { rowsOf, type DbOrTx } from "~/server/db.server";
+import { BodyTooLargeError, FORM_OVERHEAD_BYTES, readMultipart, UnreadableBodyError } from "~/server/request.server";
 import { lessons, type DownloadableMaterial } from "~/server/schema";
 import {
   deleteQuietly, keyFromPublicUrl, MATERIAL_MAX_BYTES, materialKey, mediaBucket, publicPath,
   StreamingObjectWriter, TooLargeError,
 } from "~/server/storage.server";
-import { BodyTooLargeError, FORM_OVERHEAD_BYTES, readMultipart, UnreadableBodyError } from "~/server/request.server";
 import { formatFileSize, materialContentType, materialTitle, materialType } from "./material-files";
 
 export type LessonMaterials = Pick<typeof lessons.$inferSelect, "id" | "title" | "moduleId"> & { materials: DownloadableMaterial[] };

@@ -78,6 +78,7 @@ export function InstallPrompt({ delayMs = 3000 }: InstallPromptProps) {
   };
 
   return (
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- Escape closes a dialog (WAI-ARIA dialog pattern); keys come from its buttons
     <div
       role="dialog"
       aria-labelledby={titleId}

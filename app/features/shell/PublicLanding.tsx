@@ -1,8 +1,8 @@
 // Public pages /nika and /nika-landing: a light marketing page (no data, works without JS).
 import { Link, useRouteLoaderData } from "@remix-run/react";
-import { ChatArt, FlixArt, LabsArt } from "./art";
 import { buttonVariants } from "~/components/button";
 import { ArrowRightIcon, NikaLogo } from "~/components/icons";
+import { ChatArt, FlixArt, LabsArt } from "./art";
 import { ThemeToggle } from "./ThemeToggle";
 import { MAIN_ID } from "./types";
 

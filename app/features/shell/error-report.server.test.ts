@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as schema from "~/server/schema";
 import {
   KEEP_REPORTS,
-  MAX_BODY_BYTES,
   decodeReportBody,
   parseErrorReport,
   saveErrorReport,

@@ -1,9 +1,9 @@
-import type { RouteHandle } from "~/lib/access";
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { useRouteLoaderData } from "@remix-run/react";
 import { ChatArt, FlixArt, LabsArt } from "~/features/shell/art";
 import { FeatureCard } from "~/features/shell/FeatureCard";
 import { SHELL_ROUTE_ID, firstName, type ShellData } from "~/features/shell/types";
+import type { RouteHandle } from "~/lib/access";
 
 export const handle: RouteHandle = { access: "user" };
 

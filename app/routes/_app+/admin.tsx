@@ -1,6 +1,6 @@
-import type { RouteHandle } from "~/lib/access";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { ComingSoon } from "~/features/shell/ComingSoon";
+import type { RouteHandle } from "~/lib/access";
 import { requireAdmin } from "~/server/auth.server";
 
 export const handle: RouteHandle = { access: "admin" };

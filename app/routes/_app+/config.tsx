@@ -1,9 +1,9 @@
-import type { RouteHandle } from "~/lib/access";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { formatLevelDate, levelLabel } from "~/features/chat/ui/EnglishLevel";
 import { ComingSoon } from "~/features/shell/ComingSoon";
 import { SignOutButton } from "~/features/shell/ShellParts";
+import type { RouteHandle } from "~/lib/access";
 import { requireUser } from "~/server/auth.server";
 
 export const handle: RouteHandle = { access: "user" };

@@ -1,7 +1,7 @@
-import type { RouteHandle } from "~/lib/access";
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { FlashcardsArt, LevelTestArt, PronunciationArt } from "~/features/shell/art";
 import { FeatureCard } from "~/features/shell/FeatureCard";
+import type { RouteHandle } from "~/lib/access";
 
 export const handle: RouteHandle = { access: "user" };
 

@@ -1,8 +1,8 @@
-import type { RouteHandle } from "~/lib/access";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, useLoaderData } from "@remix-run/react";
 import { buttonVariants } from "~/components/button";
 import { AuthCard } from "~/features/auth/ui";
+import type { RouteHandle } from "~/lib/access";
 import { getSessionUser } from "~/server/auth.server";
 
 export const handle: RouteHandle = { access: "public" };

@@ -1,10 +1,10 @@
-import type { RouteHandle } from "~/lib/access";
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { confirmEmail } from "~/features/auth/accounts.server";
 import { SubmitButton } from "~/components/button";
 import { NoticeBox } from "~/components/notice";
+import { confirmEmail } from "~/features/auth/accounts.server";
 import { AuthCard, DelayedRedirect, linkClass } from "~/features/auth/ui";
+import type { RouteHandle } from "~/lib/access";
 import { createSession } from "~/server/auth.server";
 
 export const handle: RouteHandle = { access: "public" };

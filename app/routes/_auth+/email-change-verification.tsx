@@ -1,9 +1,9 @@
-import type { RouteHandle } from "~/lib/access";
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link } from "@remix-run/react";
 import { buttonVariants } from "~/components/button";
 import { NoticeBox } from "~/components/notice";
 import { AuthCard } from "~/features/auth/ui";
+import type { RouteHandle } from "~/lib/access";
 
 export const handle: RouteHandle = { access: "public" };
 

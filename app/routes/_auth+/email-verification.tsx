@@ -1,16 +1,16 @@
-import { z } from "zod";
-import { parseForm } from "~/server/request.server";
-import type { RouteHandle } from "~/lib/access";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { z } from "zod";
+import { SubmitButton } from "~/components/button";
+import { NoticeBox } from "~/components/notice";
 import { publicOrigin, resendVerification, secondsUntilResend } from "~/features/auth/accounts.server";
 import { pendingEmailHeader, readPendingEmail } from "~/features/auth/pending-email.server";
 import { emailOnlySchema } from "~/features/auth/schemas";
-import { SubmitButton } from "~/components/button";
-import { NoticeBox } from "~/components/notice";
 import { AuthCard, linkClass } from "~/features/auth/ui";
+import type { RouteHandle } from "~/lib/access";
 import { secondsLeft } from "~/server/rate-limit.server";
+import { parseForm } from "~/server/request.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const handle: RouteHandle = { access: "public" };

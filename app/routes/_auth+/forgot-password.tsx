@@ -1,13 +1,13 @@
-import { parseForm } from "~/server/request.server";
-import type { RouteHandle } from "~/lib/access";
 import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData } from "@remix-run/react";
-import { publicOrigin, requestPasswordReset } from "~/features/auth/accounts.server";
-import { emailOnlySchema } from "~/features/auth/schemas";
+import { Link, useActionData } from "@remix-run/react";
 import { SubmitButton } from "~/components/button";
 import { ConformForm, Field, useSchemaForm } from "~/components/forms";
 import { NoticeBox } from "~/components/notice";
+import { publicOrigin, requestPasswordReset } from "~/features/auth/accounts.server";
+import { emailOnlySchema } from "~/features/auth/schemas";
 import { AuthCard, linkClass } from "~/features/auth/ui";
+import type { RouteHandle } from "~/lib/access";
+import { parseForm } from "~/server/request.server";
 
 export const handle: RouteHandle = { access: "public" };
 

@@ -1,14 +1,14 @@
-import { parseForm } from "~/server/request.server";
-import type { RouteHandle } from "~/lib/access";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { isResetTokenValid, resetPassword } from "~/features/auth/accounts.server";
-import { PASSWORD_MIN, resetPasswordSchema } from "~/features/auth/schemas";
 import { SubmitButton } from "~/components/button";
 import { ConformForm, Field, useSchemaForm } from "~/components/forms";
 import { NoticeBox } from "~/components/notice";
+import { isResetTokenValid, resetPassword } from "~/features/auth/accounts.server";
+import { PASSWORD_MIN, resetPasswordSchema } from "~/features/auth/schemas";
 import { AuthCard, DelayedRedirect, linkClass } from "~/features/auth/ui";
+import type { RouteHandle } from "~/lib/access";
 import { destroySession } from "~/server/auth.server";
+import { parseForm } from "~/server/request.server";
 
 export const handle: RouteHandle = { access: "public" };
 

@@ -1,5 +1,5 @@
-import type { RouteHandle } from "~/lib/access";
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
+import type { RouteHandle } from "~/lib/access";
 import { destroySession } from "~/server/auth.server";
 
 export const handle: RouteHandle = { access: "public" };

@@ -1,18 +1,18 @@
-import { parseForm } from "~/server/request.server";
-import type { RouteHandle } from "~/lib/access";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { publicOrigin, signUp } from "~/features/auth/accounts.server";
-import { pendingEmailHeader } from "~/features/auth/pending-email.server";
-import { PASSWORD_MIN, signupSchema } from "~/features/auth/schemas";
 import { Button, SubmitButton } from "~/components/button";
 import { ConformForm, Field, useSchemaForm } from "~/components/forms";
 import { type Notice, NoticeBox } from "~/components/notice";
+import { publicOrigin, signUp } from "~/features/auth/accounts.server";
+import { pendingEmailHeader } from "~/features/auth/pending-email.server";
+import { PASSWORD_MIN, signupSchema } from "~/features/auth/schemas";
 import { AuthCard, linkClass } from "~/features/auth/ui";
+import type { RouteHandle } from "~/lib/access";
 import { createSession, redirectIfSignedIn } from "~/server/auth.server";
 import { getFlags } from "~/server/flags.server";
 import { minutesLeft } from "~/server/rate-limit.server";
+import { parseForm } from "~/server/request.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const handle: RouteHandle = { access: "guest" };

@@ -1,6 +1,6 @@
-import type { RouteHandle } from "~/lib/access";
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { PublicLanding } from "~/features/shell/PublicLanding";
+import type { RouteHandle } from "~/lib/access";
 
 export const handle: RouteHandle = { access: "public" };
 

@@ -1,4 +1,3 @@
-import type { RouteHandle } from "~/lib/access";
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import {
   INVALID_REPORT,
@@ -7,6 +6,7 @@ import {
   parseErrorReport,
   saveErrorReport,
 } from "~/features/shell/error-report.server";
+import type { RouteHandle } from "~/lib/access";
 import { getSessionUser } from "~/server/auth.server";
 import { readBytes } from "~/server/request.server";
 

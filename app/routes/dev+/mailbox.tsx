@@ -1,9 +1,9 @@
 // Development mailbox: the outbox, newest first, with clickable links — so sign-up confirmation and
 // password reset can be followed locally. Never reachable in production.
-import type { RouteHandle } from "~/lib/access";
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useLoaderData } from "@remix-run/react";
 import { desc, eq } from "drizzle-orm";
+import type { RouteHandle } from "~/lib/access";
 import { isProduction } from "~/server/env";
 import { mailOutbox } from "~/server/schema";
 

@@ -1,5 +1,5 @@
-import type { RouteHandle } from "~/lib/access";
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { RouteHandle } from "~/lib/access";
 import { connectLessonChannel } from "~/server/realtime.server";
 
 export const handle: RouteHandle = { access: "user" };

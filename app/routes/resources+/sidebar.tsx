@@ -1,7 +1,7 @@
-import type { RouteHandle } from "~/lib/access";
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { isSafeRedirect, sidebarCookie } from "~/features/shell/sidebar-state";
+import type { RouteHandle } from "~/lib/access";
 import { isProduction } from "~/server/env";
 import { parseForm } from "~/server/request.server";
 

@@ -2,6 +2,7 @@
 // Whisper takes base64 audio; MeloTTS answers base64 MP3. The binding cannot run offline, so only the
 // stream and response parsing is unit-tested (workers-ai.test.ts).
 import { parseSse } from "~/lib/sse";
+import { toWord } from "./openai.server";
 import {
   AUDIO_TIMEOUT_MS,
   CHAT_TIMEOUT_MS,
@@ -17,7 +18,6 @@ import {
   type TranscribedWord,
 } from "./types";
 import { base64ToBytes, bytesToBase64, isRecord } from "./util";
-import { toWord } from "./openai.server";
 
 export const WORKERS_AI_MODELS = {
   chat: "@cf/meta/llama-3.3-70b-instruct-fp8-fast",

@@ -1,7 +1,7 @@
 // Microphone capture for voice messages (spec §4 "Recording", §8 "Microphone", §9 "Audio").
 // SSR-safe: browser globals are read only inside functions/methods, never at import time.
-import { encodeWav, renderTo16kMono } from "./wav";
 import { AUDIO_BLOB_MESSAGES, CHUNK_MS, HIDDEN_RELEASE_MS, WAV_SAMPLE_RATE, validateAudioBlob } from "./validate";
+import { encodeWav, renderTo16kMono } from "./wav";
 
 /** Spec §9 preference order: the first one the browser supports wins. */
 export const MIME_PREFERENCE = [

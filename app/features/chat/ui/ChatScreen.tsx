@@ -161,6 +161,7 @@ function MessageBubble({ message, lang, autoPlay }: { message: ClientMessage; la
             <AudioPlayer id={message.id} src={message.audioUrl} text={message.text} lang={lang} autoPlay={autoPlay} />
             {message.audioUrl ? (
               <noscript>
+                {/* eslint-disable-next-line jsx-a11y/media-has-caption -- Nika's spoken reply; its text is the message shown above */}
                 <audio controls preload="none" src={message.audioUrl} className="mt-1 w-full" />
               </noscript>
             ) : null}

@@ -2,9 +2,9 @@
 // gradient, active. One active banner per section.
 import { CheckboxField, Field, TextareaField, useSchemaForm } from "~/components/forms";
 import type { siteBanners } from "~/server/schema";
+import { AdminForm } from "./AdminForm";
 import { ImageField } from "./fields";
 import type { AdminActionData } from "./form-state";
-import { AdminForm } from "./AdminForm";
 import { bannerSchema, LIMITS } from "./schemas";
 
 export type BannerFormValues = Pick<

@@ -2,9 +2,9 @@
 // duration and order.
 import { Field, TextareaField, useSchemaForm } from "~/components/forms";
 import type { lessons } from "~/server/schema";
+import { AdminForm } from "./AdminForm";
 import { ImageField } from "./fields";
 import type { AdminActionData } from "./form-state";
-import { AdminForm } from "./AdminForm";
 import { lessonSchema, LIMITS } from "./schemas";
 
 export type LessonFormValues = Pick<

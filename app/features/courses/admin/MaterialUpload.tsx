@@ -6,9 +6,9 @@ import { SubmitButton } from "~/components/button";
 import { UploadIcon } from "~/components/icons";
 import { NoticeBox } from "~/components/notice";
 import { MATERIAL_MAX_BYTES } from "~/lib/media";
+import { formatFileSize, MATERIAL_HINT_TYPES } from "../material-files";
 import { useAnchoredAction, useHydrated } from "./AdminPanel";
 import { useNoticeToast, type AdminActionData } from "./form-state";
-import { formatFileSize, MATERIAL_HINT_TYPES } from "../material-files";
 import { MESSAGES } from "./schemas";
 
 export function MaterialUpload({ action, actionData }: { action: string; actionData?: AdminActionData }) {

@@ -2,9 +2,9 @@
 // subtitle, availability, order.
 import { Field, SelectField, TextareaField, useSchemaForm } from "~/components/forms";
 import type { modules } from "~/server/schema";
+import { AdminForm } from "./AdminForm";
 import { ImageField } from "./fields";
 import type { AdminActionData } from "./form-state";
-import { AdminForm } from "./AdminForm";
 import { LIMITS, moduleSchema } from "./schemas";
 
 export type ModuleFormValues = Pick<

@@ -5,12 +5,12 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { z } from "zod";
 import { errorMessage } from "~/lib/errors";
+import { BODY_MESSAGES, BodyTooLargeError, FORM_OVERHEAD_BYTES } from "~/server/request.server";
 import {
   deleteQuietly, IMAGE_MAX_BYTES, imageKey, keyFromPublicUrl, mediaBucket, publicPath, putObject, sniffImage,
   type ImageFolder, type MediaBucket,
 } from "~/server/storage.server";
 import { MESSAGES } from "./schemas";
-import { BODY_MESSAGES, BodyTooLargeError, FORM_OVERHEAD_BYTES } from "~/server/request.server";
 import { readFormWithFiles, type BufferedFile } from "./uploads.server";
 
 /** A file input of a form and the URL field it fills. */

@@ -1,11 +1,11 @@
 // /chat-with-nika/{portuguese|english|game|roleplay}: the chat screen in one mode (flag enforced on the server).
-import type { RouteHandle } from "~/lib/access";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { CHAT_MODE_INFO, menuModeFromSlug } from "~/features/chat/modes";
 import { chatPageAction, loadChatPage, modeTarget } from "~/features/chat/page.server";
 import { ChatScreen } from "~/features/chat/ui/ChatScreen";
+import type { RouteHandle } from "~/lib/access";
 import { requireUser } from "~/server/auth.server";
 
 export const handle: RouteHandle = { access: "user" };

@@ -1,11 +1,11 @@
 // /chat-with-nika: the mode menu (spec §2). Each card is behind its flag; a disabled mode shows as
 // unavailable (its page answers 403 on the server anyway). The english-test mode lives in Labs.
-import type { RouteHandle } from "~/lib/access";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { MENU_MODES } from "~/features/chat/modes";
 import { ChatArt } from "~/features/shell/art";
 import { FeatureCard } from "~/features/shell/FeatureCard";
+import type { RouteHandle } from "~/lib/access";
 import { requireUser } from "~/server/auth.server";
 import { getFlags } from "~/server/flags.server";
 

@@ -1,9 +1,9 @@
 // /chat/lesson/{lessonKey}: practise one lesson with Nika (key M01A02 = module 1, lesson 2; not flag-gated).
-import type { RouteHandle } from "~/lib/access";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { chatPageAction, lessonTarget, loadChatPage } from "~/features/chat/page.server";
 import { ChatScreen } from "~/features/chat/ui/ChatScreen";
+import type { RouteHandle } from "~/lib/access";
 import { requireUser } from "~/server/auth.server";
 
 export const handle: RouteHandle = { access: "user" };

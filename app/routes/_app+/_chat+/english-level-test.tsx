@@ -1,11 +1,11 @@
 // /english-level-test: the english-test mode (flag feature_chat_english_test, back link /labs).
 // Without ?c the page shows the learner's level and starts (or retakes) the test with a form post.
-import type { RouteHandle } from "~/lib/access";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { chatPageAction, guard, loadChatPage, modeTarget } from "~/features/chat/page.server";
 import { ChatScreen } from "~/features/chat/ui/ChatScreen";
 import { LevelBanner, LevelTestIntro } from "~/features/chat/ui/EnglishLevel";
+import type { RouteHandle } from "~/lib/access";
 
 export const handle: RouteHandle = { access: "user" };
 

@@ -1,6 +1,6 @@
-import type { RouteHandle } from "~/lib/access";
 import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { ComingSoon } from "~/features/shell/ComingSoon";
+import type { RouteHandle } from "~/lib/access";
 import { requireUser } from "~/server/auth.server";
 import { requireFeature } from "~/server/flags.server";
 

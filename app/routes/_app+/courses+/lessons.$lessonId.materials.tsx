@@ -1,10 +1,9 @@
 // /courses/lessons/:lessonId/materials — the admin's materials drawer over the lesson page: upload one
 // file (multipart, streamed to R2) and remove files (with a confirmation step). Admins only.
 import { parseWithZod } from "@conform-to/zod/v4";
-import { z } from "zod";
-import type { RouteHandle } from "~/lib/access";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
 import { requireCourseAdmin } from "~/features/courses/admin/actions.server";
 import { ADMIN_PANEL_ID, AdminPanel, useAnchoredAction } from "~/features/courses/admin/AdminPanel";
 import type { AdminActionData } from "~/features/courses/admin/form-state";
@@ -13,6 +12,7 @@ import { MESSAGES } from "~/features/courses/admin/schemas";
 import { materialFileId, materialsPath } from "~/features/courses/material-files";
 import { MaterialsList } from "~/features/courses/materials";
 import { findLessonMaterials, removeMaterial, uploadMaterial } from "~/features/courses/materials.server";
+import type { RouteHandle } from "~/lib/access";
 import { safeRedirect } from "~/server/auth.server";
 import { bodyKind, readFormData, requireUuidParam } from "~/server/request.server";
 import { redirectWithToast } from "~/server/toast.server";

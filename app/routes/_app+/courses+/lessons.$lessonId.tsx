@@ -1,22 +1,22 @@
-import { z } from "zod";
-import type { RouteHandle } from "~/lib/access";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, Outlet, useActionData, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { buttonVariants } from "~/components/button";
+import { BookIcon, ChatIcon, UploadIcon } from "~/components/icons";
+import { ADMIN_PANEL_ID } from "~/features/courses/admin/panel-id";
 import { courseNotFound, handleCompleteAction, loadLessonPage } from "~/features/courses/catalog.server";
 import { Comments } from "~/features/courses/Comments";
 import { COMMENT_MAX_LENGTH, handleCommentAction, loadLessonComments, type CommentActionData } from "~/features/courses/comments.server";
-import { buttonVariants } from "~/components/button";
-import { BookIcon, ChatIcon, UploadIcon } from "~/components/icons";
 import { LessonTabs } from "~/features/courses/LessonTabs";
 import { AboutLesson, LessonActions, LessonHeader } from "~/features/courses/LessonView";
 import { useLessonLiveRefresh } from "~/features/courses/live";
 import { MaterialsList } from "~/features/courses/materials";
 import { CourseErrorBoundary, courseErrorTitle } from "~/features/courses/NotFound";
 import { LessonVideo } from "~/features/courses/video";
+import type { RouteHandle } from "~/lib/access";
 import { requireUser } from "~/server/auth.server";
-import { BODY_MESSAGES, parseForm, requireUuidParam } from "~/server/request.server";
 import { requireFeature } from "~/server/flags.server";
-import { ADMIN_PANEL_ID } from "~/features/courses/admin/panel-id";
+import { BODY_MESSAGES, parseForm, requireUuidParam } from "~/server/request.server";
 
 export const handle: RouteHandle = { access: "user" };
 

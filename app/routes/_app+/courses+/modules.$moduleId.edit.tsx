@@ -1,6 +1,5 @@
 // /courses/modules/:moduleId/edit — "Editar Módulo", nested in the module page (dialog with JS, page
 // section without). Admins only; Teacher FLIX must be on.
-import type { RouteHandle } from "~/lib/access";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { handleAdminSave, requireCourseAdmin } from "~/features/courses/admin/actions.server";
@@ -9,6 +8,7 @@ import { findModuleForEdit, updateModule } from "~/features/courses/admin/conten
 import type { AdminActionData } from "~/features/courses/admin/form-state";
 import { ModuleForm } from "~/features/courses/admin/ModuleForm";
 import { moduleSchema } from "~/features/courses/admin/schemas";
+import type { RouteHandle } from "~/lib/access";
 import { requireUuidParam } from "~/server/request.server";
 
 export const handle: RouteHandle = { access: "admin" };

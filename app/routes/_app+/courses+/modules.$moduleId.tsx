@@ -1,12 +1,12 @@
-import type { RouteHandle } from "~/lib/access";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, Outlet, useLoaderData } from "@remix-run/react";
+import { ArrowLeftIcon } from "~/components/icons";
 import { courseNotFound, loadModulePage } from "~/features/courses/catalog.server";
 import { LessonList } from "~/features/courses/LessonList";
 import { ModuleBanner, moduleHeading } from "~/features/courses/ModuleBanner";
 import { CourseErrorBoundary, courseErrorTitle } from "~/features/courses/NotFound";
 import { EditLink } from "~/features/courses/ui";
-import { ArrowLeftIcon } from "~/components/icons";
+import type { RouteHandle } from "~/lib/access";
 import { requireUser } from "~/server/auth.server";
 import { requireFeature } from "~/server/flags.server";
 

@@ -1,9 +1,9 @@
-import type { RouteHandle } from "~/lib/access";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { loadCatalogue } from "~/features/courses/catalog.server";
 import { CoursesHero } from "~/features/courses/CoursesHero";
 import { ModuleCard } from "~/features/courses/ModuleCard";
+import type { RouteHandle } from "~/lib/access";
 import { requireUser } from "~/server/auth.server";
 import { requireFeature } from "~/server/flags.server";
 

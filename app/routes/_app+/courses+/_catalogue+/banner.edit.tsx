@@ -1,6 +1,5 @@
 // /courses/banner/edit — the courses hero banner (title, subtitle, image or gradient, active), nested
 // under /courses. Admins only; Teacher FLIX must be on.
-import type { RouteHandle } from "~/lib/access";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { handleAdminSave, requireCourseAdmin } from "~/features/courses/admin/actions.server";
@@ -9,6 +8,7 @@ import { BannerForm } from "~/features/courses/admin/BannerForm";
 import { findCoursesBanner, saveCoursesBanner } from "~/features/courses/admin/content.server";
 import type { AdminActionData } from "~/features/courses/admin/form-state";
 import { bannerSchema } from "~/features/courses/admin/schemas";
+import type { RouteHandle } from "~/lib/access";
 
 export const handle: RouteHandle = { access: "admin" };
 
