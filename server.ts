@@ -50,8 +50,6 @@ export default {
   async scheduled(_controller, rawEnv, ctx) {
     const env = loadEnv(rawEnv); // a ConfigError fails the cron run, with the same message
     const requestDb = createRequestDb(env);
-    ctx.waitUntil(
-      renewAllCredits(requestDb.db, monthlyAllowance(env), new Date()).finally(() => requestDb.close()),
-    );
+    ctx.waitUntil(renewAllCredits(requestDb.db, monthlyAllowance(env), new Date()).finally(() => requestDb.close()));
   },
 } satisfies ExportedHandler<Env>;

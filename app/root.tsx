@@ -1,17 +1,5 @@
-import {
-  data,
-  type LinksFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/cloudflare";
-import {
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  useRouteError,
-  useRouteLoaderData, isRouteErrorResponse } from "@remix-run/react";
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData, isRouteErrorResponse } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 import { ErrorScreen, isFeatureDisabledError, isNotFound } from "~/components/ErrorScreen";
 import { Toaster } from "~/components/Toaster";
@@ -46,11 +34,7 @@ export const meta: MetaFunction = ({ error }) => [
 ];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const [{ toast, headers }, flags, user] = await Promise.all([
-    takeToast(request),
-    getFlags(context),
-    getSessionUser(request, context),
-  ]);
+  const [{ toast, headers }, flags, user] = await Promise.all([takeToast(request), getFlags(context), getSessionUser(request, context)]);
   return data(
     {
       // A fresh id per flash toast: the client shows each one once, also after client navigations.

@@ -100,7 +100,13 @@ try {
     (async () => {
       for (let i = 0; ; i++) {
         if (upstream.exitCode !== null) throw new Error(`fake provider exited ${upstream.exitCode}`);
-        if (await fetch(`${provider}/__health`).then((r) => r.ok, () => false)) return;
+        if (
+          await fetch(`${provider}/__health`).then(
+            (r) => r.ok,
+            () => false,
+          )
+        )
+          return;
         if (i > 200) throw new Error("fake provider did not answer /__health");
         await sleep(50);
       }
@@ -132,7 +138,11 @@ try {
     body: new URLSearchParams({ email: "aluno@nika.local", password: "NikaAluno123" }),
   });
   await signin.arrayBuffer();
-  const cookie = signin.headers.getSetCookie().map((c) => c.split(";")[0]).filter((c) => c.startsWith("nika_session=")).join("; ");
+  const cookie = signin.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .filter((c) => c.startsWith("nika_session="))
+    .join("; ");
   if (!cookie) throw new Error(`sign-in failed (${signin.status})`);
 
   async function newConversation() {
@@ -270,15 +280,29 @@ try {
   const session = stats(sessionRuns);
   const cpu = os.cpus();
 
-  console.log(`\nchat time to first token — ${RUNS} runs each side (after ${WARMUP} warm-up runs), ${conversations} conversations, provider token delay ${TOKEN_DELAY_MS} ms`);
-  console.log(`machine: ${cpu.length} cores (${cpu[0]?.model?.trim() ?? "unknown CPU"}), ${os.platform()} ${os.arch()}, Node ${process.version}, load average ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)}`);
-  console.log(`provider TTFT (direct)        median ${ms(providerTtft.median)}   p90 ${ms(providerTtft.p90)}   min ${ms(providerTtft.min)}   max ${ms(providerTtft.max)}`);
-  console.log(`app TTFT (via the app)        median ${ms(appTtft.median)}   p90 ${ms(appTtft.p90)}   min ${ms(appTtft.min)}   max ${ms(appTtft.max)}`);
+  console.log(
+    `\nchat time to first token — ${RUNS} runs each side (after ${WARMUP} warm-up runs), ${conversations} conversations, provider token delay ${TOKEN_DELAY_MS} ms`,
+  );
+  console.log(
+    `machine: ${cpu.length} cores (${cpu[0]?.model?.trim() ?? "unknown CPU"}), ${os.platform()} ${os.arch()}, Node ${process.version}, load average ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)}`,
+  );
+  console.log(
+    `provider TTFT (direct)        median ${ms(providerTtft.median)}   p90 ${ms(providerTtft.p90)}   min ${ms(providerTtft.min)}   max ${ms(providerTtft.max)}`,
+  );
+  console.log(
+    `app TTFT (via the app)        median ${ms(appTtft.median)}   p90 ${ms(appTtft.p90)}   min ${ms(appTtft.min)}   max ${ms(appTtft.max)}`,
+  );
   console.log(`added latency (app − provider) median ${ms(added.median)}   p90 ${ms(added.p90)}`);
   console.log(`  (per-pair differences:       median ${ms(paired.median)}   p90 ${ms(paired.p90)})`);
-  console.log(`app total time per message    median ${ms(appTotal.median)}   p90 ${ms(appTotal.p90)}   (whole reply stored + speech, until event: done)`);
-  console.log(`where it goes (medians): route without database ${ms(noDb.median)} · + DB connection and session query ${ms(session.median - noDb.median)} · rest (conversation, flags, credit, history, insert, outbound fetch) ${ms(added.median - session.median)}`);
-  console.log(added.median <= TARGET_MS ? `target met (≤ ${TARGET_MS} ms added at the median)` : `target missed (> ${TARGET_MS} ms added at the median)`);
+  console.log(
+    `app total time per message    median ${ms(appTotal.median)}   p90 ${ms(appTotal.p90)}   (whole reply stored + speech, until event: done)`,
+  );
+  console.log(
+    `where it goes (medians): route without database ${ms(noDb.median)} · + DB connection and session query ${ms(session.median - noDb.median)} · rest (conversation, flags, credit, history, insert, outbound fetch) ${ms(added.median - session.median)}`,
+  );
+  console.log(
+    added.median <= TARGET_MS ? `target met (≤ ${TARGET_MS} ms added at the median)` : `target missed (> ${TARGET_MS} ms added at the median)`,
+  );
 
   // The JavaScript a first visit to the chat screen loads (gzip), and what the overlays add on first use.
   const pageJs = await measureChatPageJs(cookie);
@@ -287,7 +311,21 @@ try {
   writeFileSync(
     "bench/results/chat-ttft.json",
     JSON.stringify(
-      { runs: RUNS, warmup: WARMUP, tokenDelayMs: TOKEN_DELAY_MS, cores: cpu.length, providerTtft, appTtft, added, paired, appTotal, noDbRoute: noDb, sessionRoute: session, targetMs: TARGET_MS, pageJs },
+      {
+        runs: RUNS,
+        warmup: WARMUP,
+        tokenDelayMs: TOKEN_DELAY_MS,
+        cores: cpu.length,
+        providerTtft,
+        appTtft,
+        added,
+        paired,
+        appTotal,
+        noDbRoute: noDb,
+        sessionRoute: session,
+        targetMs: TARGET_MS,
+        pageJs,
+      },
       null,
       2,
     ),
@@ -323,7 +361,9 @@ async function measureChatPageJs(cookie) {
     await page.getByRole("dialog").waitFor();
     await page.waitForLoadState("networkidle");
     const overlays = await gzipOf([...scripts].filter((u) => !before.has(u)));
-    console.log(`chat page JavaScript: first visit ${before.size} files = ${(firstVisit / 1024).toFixed(1)} KB gzip; mode drawer / credits dialog on first use + ${(overlays / 1024).toFixed(1)} KB`);
+    console.log(
+      `chat page JavaScript: first visit ${before.size} files = ${(firstVisit / 1024).toFixed(1)} KB gzip; mode drawer / credits dialog on first use + ${(overlays / 1024).toFixed(1)} KB`,
+    );
     return { files: before.size, gzip: firstVisit, overlaysGzip: overlays };
   } finally {
     await browser.close();

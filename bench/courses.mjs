@@ -38,7 +38,18 @@ writeFileSync(
 // 1. The app on a fresh embedded database (migrated + development seed by start.mjs).
 const child = spawn(
   "node",
-  ["scripts/start.mjs", "--env-file", vars, "--port", port, "--data", ".cache/bench-courses", "--fresh", "--quiet-wrangler", ...(opts.build ? [] : ["--no-build"])],
+  [
+    "scripts/start.mjs",
+    "--env-file",
+    vars,
+    "--port",
+    port,
+    "--data",
+    ".cache/bench-courses",
+    "--fresh",
+    "--quiet-wrangler",
+    ...(opts.build ? [] : ["--no-build"]),
+  ],
   { stdio: ["ignore", "ignore", "inherit", "ipc"] },
 );
 const stop = () => child.kill("SIGTERM");
@@ -66,7 +77,14 @@ try {
   try {
     const created = await db
       .insert(schema.modules)
-      .values(Array.from({ length: 30 }, (_, i) => ({ title: `Módulo de carga ${i + 1}`, description: `Descrição do módulo ${i + 1}.`, orderIndex: 10 + i, available: "yes" })))
+      .values(
+        Array.from({ length: 30 }, (_, i) => ({
+          title: `Módulo de carga ${i + 1}`,
+          description: `Descrição do módulo ${i + 1}.`,
+          orderIndex: 10 + i,
+          available: "yes",
+        })),
+      )
       .returning({ id: schema.modules.id });
     const lessonRows = created.flatMap((m, mi) =>
       Array.from({ length: 20 }, (_, li) => ({
@@ -78,17 +96,24 @@ try {
         videoUrl: "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
       })),
     );
-    const insertedLessons = await db.insert(schema.lessons).values(lessonRows).returning({ id: schema.lessons.id, moduleId: schema.lessons.moduleId });
+    const insertedLessons = await db
+      .insert(schema.lessons)
+      .values(lessonRows)
+      .returning({ id: schema.lessons.id, moduleId: schema.lessons.moduleId });
     const [learner] = await db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, "aluno@nika.local"));
     moduleId = created[3].id;
     const ofModule = insertedLessons.filter((l) => l.moduleId === moduleId);
     lessonId = ofModule[4].id;
-    await db.insert(schema.userLessonProgress).values(
-      insertedLessons.filter((_, i) => i % 3 === 0).map((l) => ({ userId: learner.id, lessonId: l.id, completed: true, completedAt: new Date() })),
-    );
-    await db.insert(schema.lessonComments).values(
-      Array.from({ length: 20 }, (_, i) => ({ lessonId, userId: learner.id, content: `Comentário de carga ${i + 1}` })),
-    );
+    await db
+      .insert(schema.userLessonProgress)
+      .values(
+        insertedLessons
+          .filter((_, i) => i % 3 === 0)
+          .map((l) => ({ userId: learner.id, lessonId: l.id, completed: true, completedAt: new Date() })),
+      );
+    await db
+      .insert(schema.lessonComments)
+      .values(Array.from({ length: 20 }, (_, i) => ({ lessonId, userId: learner.id, content: `Comentário de carga ${i + 1}` })));
   } finally {
     await pool.end();
   }
@@ -101,7 +126,11 @@ try {
     headers: { "Content-Type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ email: "aluno@nika.local", password: "NikaAluno123", redirectTo: "/courses" }),
   });
-  const cookie = signin.headers.getSetCookie().map((c) => c.split(";")[0]).filter((c) => c.startsWith("nika_session=")).join("; ");
+  const cookie = signin.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .filter((c) => c.startsWith("nika_session="))
+    .join("; ");
   if (!cookie) throw new Error(`sign-in failed (${signin.status})`);
 
   // 4. Requests per second: REQUESTS requests, CONCURRENCY in flight, after a short warm-up.
@@ -141,7 +170,9 @@ try {
   const labs = results.rps["/labs (signed-in page, no loader of its own)"];
   const manifest = results.rps["/manifest.webmanifest (static asset)"];
   results.ratio = { coursesVsLabs: courses / labs, coursesVsStatic: courses / manifest };
-  console.log(`ratio /courses ÷ /labs = ${results.ratio.coursesVsLabs.toFixed(2)} · /courses ÷ static asset = ${results.ratio.coursesVsStatic.toFixed(2)}`);
+  console.log(
+    `ratio /courses ÷ /labs = ${results.ratio.coursesVsLabs.toFixed(2)} · /courses ÷ static asset = ${results.ratio.coursesVsStatic.toFixed(2)}`,
+  );
   // Query counts per page are measured and asserted exactly in tests/integration/courses-learner.test.ts (30 × 20 seed).
 
   // 5. JavaScript each course page loads (gzip), first visit with an empty cache.
@@ -166,7 +197,9 @@ try {
         if (/_app\.courses/.test(url)) routeChunk += size;
       }
       results.js[label] = { files: scripts.size, gzip, routeChunks: routeChunk };
-      console.log(`${label.padEnd(22)} loads ${String(scripts.size).padStart(2)} JS files = ${kb(gzip)} gzip (course route chunks ${kb(routeChunk)})`);
+      console.log(
+        `${label.padEnd(22)} loads ${String(scripts.size).padStart(2)} JS files = ${kb(gzip)} gzip (course route chunks ${kb(routeChunk)})`,
+      );
       await context.close();
     }
     await browser.close();

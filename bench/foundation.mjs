@@ -18,11 +18,15 @@ const dry = spawnSync("npx", ["wrangler", "deploy", "--dry-run", "--outdir", out
   env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
 });
 if (dry.status !== 0) throw new Error(dry.stderr || dry.stdout);
-const files = readdirSync(outdir, { recursive: true }).map(String).filter((f) => /\.(m?js|wasm)$/.test(f));
+const files = readdirSync(outdir, { recursive: true })
+  .map(String)
+  .filter((f) => /\.(m?js|wasm)$/.test(f));
 const raw = files.reduce((sum, f) => sum + statSync(join(outdir, f)).size, 0);
 const gz = files.reduce((sum, f) => sum + gzipSync(readFileSync(join(outdir, f))).length, 0);
 results.worker = { files: files.length, minified: raw, gzip: gz };
-console.log(`worker bundle: ${kb(raw)} raw, ${kb(gz)} gzip (${files.length} file(s)); wrangler says: ${(dry.stdout.match(/Total Upload: .*/) ?? [""])[0]}`);
+console.log(
+  `worker bundle: ${kb(raw)} raw, ${kb(gz)} gzip (${files.length} file(s)); wrangler says: ${(dry.stdout.match(/Total Upload: .*/) ?? [""])[0]}`,
+);
 
 // 2. npm start → ready, warm install (build included, data kept between runs)
 const port = "8791";
@@ -37,9 +41,13 @@ writeFileSync(
 );
 async function timeStart(extraArgs) {
   const started = Date.now();
-  const child = spawn("node", ["scripts/start.mjs", "--env-file", vars, "--port", port, "--data", ".cache/bench-data", "--quiet-wrangler", ...extraArgs], {
-    stdio: ["ignore", "ignore", "inherit", "ipc"],
-  });
+  const child = spawn(
+    "node",
+    ["scripts/start.mjs", "--env-file", vars, "--port", port, "--data", ".cache/bench-data", "--quiet-wrangler", ...extraArgs],
+    {
+      stdio: ["ignore", "ignore", "inherit", "ipc"],
+    },
+  );
   await new Promise((resolve, reject) => {
     child.on("message", (m) => m?.ready && resolve());
     child.on("exit", (code) => reject(new Error(`start exited ${code}`)));
@@ -51,7 +59,9 @@ first.child.kill("SIGTERM");
 await new Promise((r) => setTimeout(r, 1500));
 const warm = await timeStart([]);
 results.startSeconds = { firstWithBuild: first.seconds, warmWithBuild: warm.seconds };
-console.log(`npm start → ready: ${first.seconds.toFixed(1)} s on a new database, ${warm.seconds.toFixed(1)} s on a restart (build included both times)`);
+console.log(
+  `npm start → ready: ${first.seconds.toFixed(1)} s on a new database, ${warm.seconds.toFixed(1)} s on a restart (build included both times)`,
+);
 
 // 3. JavaScript downloaded by a first visit to / (signed in, empty cache)
 try {

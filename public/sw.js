@@ -48,11 +48,7 @@ self.addEventListener("activate", (event) => {
     (async () => {
       const keep = new Set([PRECACHE, ASSET_CACHE]);
       const names = await caches.keys();
-      await Promise.all(
-        names
-          .filter((name) => name.startsWith(CACHE_PREFIX) && !keep.has(name))
-          .map((name) => caches.delete(name)),
-      );
+      await Promise.all(names.filter((name) => name.startsWith(CACHE_PREFIX) && !keep.has(name)).map((name) => caches.delete(name)));
       if (self.registration && self.registration.navigationPreload) {
         try {
           await self.registration.navigationPreload.enable();

@@ -58,9 +58,7 @@ const apple = svg({ radius: 0, scale: 0.95 });
 async function png(source, size, file, { opaque = false } = {}) {
   let image = sharp(Buffer.from(source), { density: 72 * (size / 512) * 2 }).resize(size, size);
   if (opaque) image = image.removeAlpha(); // full-bleed icons have no transparency
-  await image
-    .png({ compressionLevel: 9 })
-    .toFile(join(iconsDir, file));
+  await image.png({ compressionLevel: 9 }).toFile(join(iconsDir, file));
   console.log(`wrote public/icons/${file} (${size}×${size})`);
 }
 

@@ -36,7 +36,10 @@ function run(command, args, env = {}) {
 
 /** Every process below `pid` (npx → wrangler → workerd …), deepest first. */
 function descendants(pid) {
-  const direct = spawnSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).stdout.split("\n").filter(Boolean).map(Number);
+  const direct = spawnSync("pgrep", ["-P", String(pid)], { encoding: "utf8" })
+    .stdout.split("\n")
+    .filter(Boolean)
+    .map(Number);
   return direct.flatMap((child) => [...descendants(child), child]);
 }
 
@@ -101,7 +104,10 @@ if (!opts["no-build"] || !existsSync("build/server/index.js")) {
   log("build de produção...");
   run("npx", ["remix", "vite:build"]);
 }
-const portTaken = await fetch(`http://127.0.0.1:${opts.port}/`).then(() => true, () => false);
+const portTaken = await fetch(`http://127.0.0.1:${opts.port}/`).then(
+  () => true,
+  () => false,
+);
 if (portTaken) {
   console.error(`[nika] port ${opts.port} is already in use (another \`npm start\`?). Use --port N.`);
   shutdown(1);
@@ -110,8 +116,19 @@ if (portTaken) {
 const wrangler = spawn(
   "npx",
   [
-    "wrangler", "dev", "--port", opts.port, "--ip", "127.0.0.1", "--persist-to", `${opts.data}/wrangler`,
-    "--env-file", envFile, "--show-interactive-dev-session=false", "--log-level", opts["quiet-wrangler"] ? "warn" : "info",
+    "wrangler",
+    "dev",
+    "--port",
+    opts.port,
+    "--ip",
+    "127.0.0.1",
+    "--persist-to",
+    `${opts.data}/wrangler`,
+    "--env-file",
+    envFile,
+    "--show-interactive-dev-session=false",
+    "--log-level",
+    opts["quiet-wrangler"] ? "warn" : "info",
     ...(opts["test-scheduled"] ? ["--test-scheduled"] : []),
   ],
   {

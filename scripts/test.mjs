@@ -7,8 +7,7 @@ import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 
 const started = Date.now();
 const step = (name) => console.log(`\n\x1b[36m[test]\x1b[0m ${name}`);
-const run = (command, args, env = {}) =>
-  spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } }).status ?? 1;
+const run = (command, args, env = {}) => spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } }).status ?? 1;
 
 const lock = "package-lock.json";
 const installed = "node_modules/.package-lock.json";
@@ -53,7 +52,9 @@ const pPassed = (playwright?.stats?.expected ?? 0) + (playwright?.stats?.flaky ?
 const pFailed = playwright ? playwright.stats.unexpected : 1;
 const passed = vPassed + pPassed;
 const failed = vFailed + pFailed + failedSteps;
-console.log(`\n[test] vitest ${vPassed} passed, ${vFailed} failed · playwright ${pPassed} passed, ${pFailed} failed` +
-  `${playwright?.stats?.flaky ? ` (${playwright.stats.flaky} flaky)` : ""} · ${((Date.now() - started) / 1000).toFixed(0)} s`);
+console.log(
+  `\n[test] vitest ${vPassed} passed, ${vFailed} failed · playwright ${pPassed} passed, ${pFailed} failed` +
+    `${playwright?.stats?.flaky ? ` (${playwright.stats.flaky} flaky)` : ""} · ${((Date.now() - started) / 1000).toFixed(0)} s`,
+);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

@@ -62,8 +62,7 @@ export function FeatureDisabledScreen() {
   return (
     <Frame icon={<ClockIcon size={30} />} title="Recurso Temporariamente Indisponível">
       <p className="mt-3 text-slate-600 dark:text-slate-300">
-        Este recurso está desativado no momento. Tente novamente mais tarde — enquanto isso, continue praticando com
-        as outras atividades.
+        Este recurso está desativado no momento. Tente novamente mais tarde — enquanto isso, continue praticando com as outras atividades.
       </p>
       <HomeLink />
     </Frame>
@@ -92,16 +91,12 @@ export function GenericErrorScreen({ error }: { error: unknown }) {
   const { message, stack } = errorDetails(error);
   return (
     <Frame icon={<AlertIcon size={30} />} title="Algo deu errado">
-      <p className="mt-3 text-slate-600 dark:text-slate-300">
-        Ocorreu um erro inesperado. Recarregue a página para tentar de novo.
-      </p>
+      <p className="mt-3 text-slate-600 dark:text-slate-300">Ocorreu um erro inesperado. Recarregue a página para tentar de novo.</p>
       <p className="mt-4 w-full rounded-xl border border-rose-200 bg-rose-50 px-4 py-3 text-left text-sm break-words text-rose-900 dark:border-rose-400/30 dark:bg-rose-500/10 dark:text-rose-100">
         {message}
       </p>
       {import.meta.env.DEV && stack ? (
-        <pre className="mt-3 max-h-64 w-full overflow-auto rounded-xl bg-slate-900 p-3 text-left text-xs text-slate-100">
-          {stack}
-        </pre>
+        <pre className="mt-3 max-h-64 w-full overflow-auto rounded-xl bg-slate-900 p-3 text-left text-xs text-slate-100">{stack}</pre>
       ) : null}
       {/* A real link to this page: reloads without JavaScript; with JS a full reload as well. */}
       <a

@@ -24,8 +24,7 @@ export function Toaster({ initial }: { initial: ToastItem | null }) {
     if (initial) toastStore.add(initial);
   }, [initial]);
 
-  const list =
-    initial && !toastStore.hasSeen(initial.id) ? [...items, initial].slice(-MAX_VISIBLE_TOASTS) : items;
+  const list = initial && !toastStore.hasSeen(initial.id) ? [...items, initial].slice(-MAX_VISIBLE_TOASTS) : items;
 
   return (
     <div
@@ -46,9 +45,7 @@ export function Toaster({ initial }: { initial: ToastItem | null }) {
               <Icon size={22} className={`mt-px shrink-0 ${tone.className}`} />
               <div className="min-w-0 flex-1">
                 <p className="font-semibold leading-snug">{item.title}</p>
-                {item.description ? (
-                  <p className="mt-1 text-sm leading-snug text-slate-600 dark:text-slate-300">{item.description}</p>
-                ) : null}
+                {item.description ? <p className="mt-1 text-sm leading-snug text-slate-600 dark:text-slate-300">{item.description}</p> : null}
               </div>
               <button
                 type="button"

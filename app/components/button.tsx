@@ -16,8 +16,7 @@ const VARIANTS = {
   /** Confirms a destructive action. */
   danger: "bg-rose-600 text-white shadow-sm hover:bg-rose-500",
   /** Starts a destructive action (asks for confirmation first). */
-  dangerOutline:
-    "border border-rose-300 text-rose-700 hover:bg-rose-50 dark:border-rose-800 dark:text-rose-300 dark:hover:bg-rose-950/50",
+  dangerOutline: "border border-rose-300 text-rose-700 hover:bg-rose-50 dark:border-rose-800 dark:text-rose-300 dark:hover:bg-rose-950/50",
   ghost: "text-slate-600 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-night-800 dark:hover:text-white",
 } as const;
 

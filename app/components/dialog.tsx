@@ -40,7 +40,16 @@ export type ModalProps = Omit<ComponentPropsWithoutRef<typeof RadixDialog.Conten
  * A modal dialog. Content props (id, role, aria-describedby, onCloseAutoFocus…) go to Radix's Content;
  * pass `aria-describedby={undefined}` when there is no DialogDescription.
  */
-export function Modal({ open, onOpenChange, placement = "center", layer = "base", className, overlayClassName, children, ...content }: ModalProps) {
+export function Modal({
+  open,
+  onOpenChange,
+  placement = "center",
+  layer = "base",
+  className,
+  overlayClassName,
+  children,
+  ...content
+}: ModalProps) {
   const z = layer === "raised" ? "z-[60]" : "z-50";
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>

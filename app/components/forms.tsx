@@ -3,8 +3,16 @@
 // Every field reads its own state through conform's useField, so it re-renders with its errors — also
 // on the first submit after hydration. Without JavaScript the server's reply (lastResult) fills them.
 import {
-  FormProvider, getFormProps, getInputProps, getSelectProps, getTextareaProps, useField, useForm,
-  type FieldMetadata, type FormMetadata, type SubmissionResult,
+  FormProvider,
+  getFormProps,
+  getInputProps,
+  getSelectProps,
+  getTextareaProps,
+  useField,
+  useForm,
+  type FieldMetadata,
+  type FormMetadata,
+  type SubmissionResult,
 } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form, type FormProps } from "@remix-run/react";
@@ -78,7 +86,21 @@ export const describedBy = (id: string, error?: string, hint?: ReactNode) =>
   [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
 
 /** Label, control, hint and error, spaced like every other field. */
-export function FieldShell({ id, label, error, hint, className, children }: { id: string; label: ReactNode; error?: string; hint?: ReactNode; className?: string; children: ReactNode }) {
+export function FieldShell({
+  id,
+  label,
+  error,
+  hint,
+  className,
+  children,
+}: {
+  id: string;
+  label: ReactNode;
+  error?: string;
+  hint?: ReactNode;
+  className?: string;
+  children: ReactNode;
+}) {
   return (
     <div className={cn("mb-4", className)}>
       <label htmlFor={id} className={labelClass}>
@@ -147,7 +169,13 @@ export function TextareaField({ meta: parent, label, hint, className, rows = 3, 
   );
 }
 
-export function SelectField({ meta: parent, label, hint, className, options }: Omit<Common, "placeholder"> & { options: { value: string; label: string }[] }) {
+export function SelectField({
+  meta: parent,
+  label,
+  hint,
+  className,
+  options,
+}: Omit<Common, "placeholder"> & { options: { value: string; label: string }[] }) {
   const { meta, error } = useFieldState(parent);
   const { key, ...props } = getSelectProps(meta, { ariaAttributes: true });
   return (
@@ -168,7 +196,13 @@ export function CheckboxField({ meta: parent, label, hint }: { meta: FieldMetada
   const { key, ...props } = getInputProps(meta, { type: "checkbox", ariaAttributes: true });
   return (
     <div className="mb-4 flex items-start gap-3">
-      <input key={key} {...props} required={false} className="mt-1 size-5 shrink-0 accent-indigo-600" aria-describedby={hint ? `${meta.id}-hint` : undefined} />
+      <input
+        key={key}
+        {...props}
+        required={false}
+        className="mt-1 size-5 shrink-0 accent-indigo-600"
+        aria-describedby={hint ? `${meta.id}-hint` : undefined}
+      />
       <div>
         <label htmlFor={meta.id} className="text-sm font-medium text-slate-800 dark:text-slate-200">
           {label}

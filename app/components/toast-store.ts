@@ -48,7 +48,10 @@ export function createToastStore({
     const overflow = next.length - max;
     if (overflow > 0) remove(next.slice(0, overflow).map((t) => t.id));
     toasts = overflow > 0 ? next.slice(overflow) : next;
-    pending.set(id, timers.set(() => dismiss(id), duration));
+    pending.set(
+      id,
+      timers.set(() => dismiss(id), duration),
+    );
     emit();
     return id;
   }

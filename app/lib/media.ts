@@ -83,8 +83,7 @@ export function keyFromPublicUrl(url: string | null | undefined, appUrl?: string
 
 export type SniffedImage = { mime: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "image/avif"; ext: string };
 
-const ascii = (bytes: Uint8Array, start: number, length: number) =>
-  String.fromCharCode(...bytes.subarray(start, start + length));
+const ascii = (bytes: Uint8Array, start: number, length: number) => String.fromCharCode(...bytes.subarray(start, start + length));
 
 /**
  * The image type by content (magic bytes), or null. JPEG, PNG, GIF, WebP and AVIF only; SVG (script
@@ -110,4 +109,3 @@ export function sniffImage(bytes: Uint8Array): SniffedImage | null {
 
 /** Browsers may display these inline; everything else the media route serves as an attachment. */
 export const INLINE_IMAGE_TYPES: ReadonlySet<string> = new Set(["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif"]);
-

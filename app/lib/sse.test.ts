@@ -50,11 +50,7 @@ describe("parseSse", () => {
 
   it("accepts CRLF, lone CR and LF line endings, including CR|LF split across chunks", async () => {
     const text = "event: a\r\ndata: one\r\n\r\nevent: b\rdata: two\r\rdata: three\n\n";
-    const expected = [
-      { event: "a", data: "one" },
-      { event: "b", data: "two" },
-      { data: "three" },
-    ];
+    const expected = [{ event: "a", data: "one" }, { event: "b", data: "two" }, { data: "three" }];
     expect(await collect(text)).toEqual(expected);
     const crlf = text.indexOf("\r\n") + 1; // between CR and LF
     expect(await collect(text, [crlf])).toEqual(expected);

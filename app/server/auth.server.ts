@@ -51,7 +51,11 @@ async function sessionIdFrom(request: Request, env: Env): Promise<string | null>
 export async function destroySession(context: AppLoadContext, request: Request): Promise<string> {
   const sessionId = await sessionIdFrom(request, context.cloudflare.env);
   // A session that is already gone (or a failing delete) still ends in a signed-out browser.
-  if (sessionId) await context.db.delete(sessions).where(eq(sessions.id, sessionId)).catch((error) => console.error(error));
+  if (sessionId)
+    await context.db
+      .delete(sessions)
+      .where(eq(sessions.id, sessionId))
+      .catch((error) => console.error(error));
   return sessionCookie(context.cloudflare.env).serialize("", { maxAge: 0 });
 }
 
@@ -218,7 +222,9 @@ export function createAuthenticator(context: AppLoadContext) {
   const authenticator = new Authenticator<AuthenticatedUser>();
   authenticator.use(
     new FormStrategy(async ({ form }) => {
-      const email = String(form.get("email") ?? "").trim().toLowerCase();
+      const email = String(form.get("email") ?? "")
+        .trim()
+        .toLowerCase();
       const password = String(form.get("password") ?? "");
       return verifyCredentials(context.db, email, password);
     }),

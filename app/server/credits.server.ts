@@ -15,8 +15,7 @@ export function monthlyAllowance(env: Pick<Env, "MONTHLY_CREDITS">): number {
 
 /** The credit period (YYYY-MM) that `now` falls in, on the São Paulo calendar. */
 export function creditPeriod(now: Date): string {
-  const parts = new Intl.DateTimeFormat("en-CA", { timeZone: SAO_PAULO, year: "numeric", month: "2-digit" })
-    .formatToParts(now);
+  const parts = new Intl.DateTimeFormat("en-CA", { timeZone: SAO_PAULO, year: "numeric", month: "2-digit" }).formatToParts(now);
   const year = parts.find((p) => p.type === "year")!.value;
   const month = parts.find((p) => p.type === "month")!.value;
   return `${year}-${month}`;

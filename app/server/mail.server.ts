@@ -43,7 +43,10 @@ export async function sendMail(db: Database, env: MailEnv, mail: Mail): Promise<
     });
     if (!response.ok) throw new Error(`mail API answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
     const body = (await response.json().catch(() => ({}))) as { id?: string };
-    await db.update(mailOutbox).set({ status: "sent", providerMessageId: body.id ?? null }).where(eq(mailOutbox.id, row!.id));
+    await db
+      .update(mailOutbox)
+      .set({ status: "sent", providerMessageId: body.id ?? null })
+      .where(eq(mailOutbox.id, row!.id));
     return { id: row!.id, status: "sent" };
   } catch (error) {
     await db

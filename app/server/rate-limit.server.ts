@@ -19,9 +19,7 @@ export async function checkLimit(db: DbOrTx, limit: Limit, subject: string, now 
   const [row] = await db
     .select({ attempts: count(), oldest: min(rateLimitAttempts.createdAt) })
     .from(rateLimitAttempts)
-    .where(
-      and(eq(rateLimitAttempts.bucket, limit.bucket), eq(rateLimitAttempts.subject, subject), gt(rateLimitAttempts.createdAt, since)),
-    );
+    .where(and(eq(rateLimitAttempts.bucket, limit.bucket), eq(rateLimitAttempts.subject, subject), gt(rateLimitAttempts.createdAt, since)));
   if (!row || row.attempts < limit.max || !row.oldest) return { allowed: true };
   const retryAfterMs = Math.max(1000, new Date(row.oldest).getTime() + limit.windowMs - now.getTime());
   return { allowed: false, retryAfterMs };

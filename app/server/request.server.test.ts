@@ -67,7 +67,7 @@ describe("readFormData", () => {
   });
 
   it("answers 400 for a broken multipart body", async () => {
-    const broken = post("--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nno end", { "Content-Type": "multipart/form-data; boundary=b" });
+    const broken = post('--b\r\nContent-Disposition: form-data; name="a"\r\n\r\nno end', { "Content-Type": "multipart/form-data; boundary=b" });
     expect(await outcome(() => readFormData(broken))).toBe("400 Não foi possível ler o envio.");
   });
 });
@@ -75,9 +75,15 @@ describe("readFormData", () => {
 describe("readBytes", () => {
   it("takes only the kinds the route accepts, within its cap", async () => {
     const options = { maxBytes: 16, accept: ["json", "text"] as const };
-    expect((await readBytes(post('{"a":1}', { "Content-Type": "application/json" }), { ...options, accept: [...options.accept] })).kind).toBe("json");
-    expect(await outcome(() => readBytes(post("a=1", { "Content-Type": "application/x-www-form-urlencoded" }), { ...options, accept: ["json"] }))).toMatch(/^415 /);
-    expect(await outcome(() => readBytes(post("x".repeat(17), { "Content-Type": "text/plain" }), { maxBytes: 16, accept: ["text"] }))).toMatch(/^413 /);
+    expect((await readBytes(post('{"a":1}', { "Content-Type": "application/json" }), { ...options, accept: [...options.accept] })).kind).toBe(
+      "json",
+    );
+    expect(
+      await outcome(() => readBytes(post("a=1", { "Content-Type": "application/x-www-form-urlencoded" }), { ...options, accept: ["json"] })),
+    ).toMatch(/^415 /);
+    expect(await outcome(() => readBytes(post("x".repeat(17), { "Content-Type": "text/plain" }), { maxBytes: 16, accept: ["text"] }))).toMatch(
+      /^413 /,
+    );
   });
 });
 

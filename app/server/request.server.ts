@@ -218,7 +218,11 @@ export async function drain(data: AsyncIterable<Uint8Array>) {
  * A path id that must be a UUID: anything else is a 404 before any other work — the JSON refusal, or
  * what `notFound` gives (a page's own not-found data).
  */
-export function requireUuidParam(params: Record<string, string | undefined>, name: string, notFound: string | (() => unknown) = "Não encontrado."): string {
+export function requireUuidParam(
+  params: Record<string, string | undefined>,
+  name: string,
+  notFound: string | (() => unknown) = "Não encontrado.",
+): string {
   const value = params[name];
   if (value && isUuid(value)) return value.toLowerCase();
   throw typeof notFound === "function" ? notFound() : refusal(404, notFound, "not_found");

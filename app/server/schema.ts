@@ -32,7 +32,9 @@ export const users = pgTable(
     emailConfirmedAt: timestamp("email_confirmed_at", { withTimezone: true }),
     /** Pending e-mail change, confirmed through an email_change token. */
     newEmail: text("new_email"),
-    accountType: text("account_type", { enum: ["free", "blocked"] }).notNull().default("free"),
+    accountType: text("account_type", { enum: ["free", "blocked"] })
+      .notNull()
+      .default("free"),
     monthlyCredits: integer("monthly_credits").notNull().default(0),
     /** The São Paulo month (YYYY-MM) the credits were last renewed for. */
     creditsPeriod: text("credits_period"),
@@ -96,7 +98,9 @@ export const modules = pgTable(
     bannerUrl: text("banner_url"),
     bannerTitle: text("banner_title"),
     bannerSubtitle: text("banner_subtitle"),
-    available: text("available", { enum: ["yes", "no"] }).notNull().default("yes"),
+    available: text("available", { enum: ["yes", "no"] })
+      .notNull()
+      .default("yes"),
     ...timestamps,
   },
   (t) => [index("modules_order_idx").on(t.orderIndex)],
@@ -289,10 +293,7 @@ export const chatConversations = pgTable(
   },
   (t) => [
     index("chat_conversations_user_updated_idx").on(t.userId, t.updatedAt),
-    check(
-      "chat_conversations_mode_check",
-      sql`${t.mode} in ('portuguese', 'english', 'game', 'roleplay', 'english-test', 'lesson')`,
-    ),
+    check("chat_conversations_mode_check", sql`${t.mode} in ('portuguese', 'english', 'game', 'roleplay', 'english-test', 'lesson')`),
   ],
 );
 
@@ -307,7 +308,9 @@ export const chatMessages = pgTable(
     text: text("text").notNull(),
     audioUrl: text("audio_url"),
     transcription: text("transcription"),
-    status: text("status", { enum: ["complete", "failed"] }).notNull().default("complete"),
+    status: text("status", { enum: ["complete", "failed"] })
+      .notNull()
+      .default("complete"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -38,7 +38,14 @@ describe("frame-src from the embed allow-list", () => {
   });
 
   it("refuses pattern shapes it cannot turn into CSP sources", () => {
-    for (const pattern of [/youtube\.com$/, /^.*\.example\.com$/, /^a\d+\.example\.com$/, /^www\.[a-z]+$/, /^example\.com?$/, /^(a|b)+\.example\.com$/]) {
+    for (const pattern of [
+      /youtube\.com$/,
+      /^.*\.example\.com$/,
+      /^a\d+\.example\.com$/,
+      /^www\.[a-z]+$/,
+      /^example\.com?$/,
+      /^(a|b)+\.example\.com$/,
+    ]) {
       expect(() => hostSources(pattern), String(pattern)).toThrow(/unsupported embed host pattern/);
     }
   });
@@ -87,7 +94,10 @@ describe("frame-src from the embed allow-list", () => {
     for (const player of players) {
       const embed = allowedEmbedSrc(player);
       expect(embed, player).not.toBeNull();
-      expect(FRAME_SOURCES.some((source) => allows(source, new URL(embed!.src))), player).toBe(true);
+      expect(
+        FRAME_SOURCES.some((source) => allows(source, new URL(embed!.src))),
+        player,
+      ).toBe(true);
     }
     // and every rule contributes at least one source
     for (const rule of EMBED_PROVIDERS) expect(hostSources(rule.host).length).toBeGreaterThan(0);
@@ -146,7 +156,9 @@ describe("withSecurityHeaders", () => {
       new Response(null, { status: 302, headers: { Location: "/" } }),
       new Response("data: x\n\n", { headers: { "Content-Type": "text/event-stream" } }),
     ]) {
-      expect(withSecurityHeaders(response, { request, nonce: "n", production: false }).headers.get("Content-Security-Policy")).toBe(NON_HTML_CSP);
+      expect(withSecurityHeaders(response, { request, nonce: "n", production: false }).headers.get("Content-Security-Policy")).toBe(
+        NON_HTML_CSP,
+      );
     }
   });
 
@@ -174,7 +186,12 @@ describe("withSecurityHeaders", () => {
         throw new TypeError("immutable");
       }
     }
-    const frozen = { status: 200, statusText: "OK", body, headers: new ImmutableHeaders({ "Content-Type": "text/event-stream" }) } as unknown as Response;
+    const frozen = {
+      status: 200,
+      statusText: "OK",
+      body,
+      headers: new ImmutableHeaders({ "Content-Type": "text/event-stream" }),
+    } as unknown as Response;
     const response = withSecurityHeaders(frozen, { request, production: false });
     expect(response).not.toBe(frozen);
     expect(response.headers.get("X-Frame-Options")).toBe("DENY");
@@ -185,6 +202,10 @@ describe("withSecurityHeaders", () => {
     expect((await reader.read()).done).toBe(true);
     // A real immutable one (Response.redirect's headers are immutable, like fetch()'s).
     const redirect = withSecurityHeaders(Response.redirect("https://nika.app/"), { request, production: false });
-    expect([redirect.status, redirect.headers.get("Location"), redirect.headers.get("Content-Security-Policy")]).toEqual([302, "https://nika.app/", NON_HTML_CSP]);
+    expect([redirect.status, redirect.headers.get("Location"), redirect.headers.get("Content-Security-Policy")]).toEqual([
+      302,
+      "https://nika.app/",
+      NON_HTML_CSP,
+    ]);
   });
 });

@@ -7,7 +7,14 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  deleteObjects, deleteQuietly, mediaBucket, originalNameOf, PART_SIZE, putObject, StreamingObjectWriter, TooLargeError,
+  deleteObjects,
+  deleteQuietly,
+  mediaBucket,
+  originalNameOf,
+  PART_SIZE,
+  putObject,
+  StreamingObjectWriter,
+  TooLargeError,
   type MediaBucket,
 } from "./storage.server";
 
@@ -31,7 +38,10 @@ function observed(overrides: Partial<Record<"put" | "delete" | "complete", () =>
       const upload = await bucket.createMultipartUpload(...a);
       return {
         uploadPart: (n: number, body: Uint8Array) => (calls.push(["uploadPart", n, body.byteLength]), upload.uploadPart(n, body)),
-        complete: (parts: R2UploadedPart[]) => (calls.push(["complete", parts.length]), overrides.complete ? overrides.complete() : upload.complete(parts)),
+        complete: (parts: R2UploadedPart[]) => (
+          calls.push(["complete", parts.length]),
+          overrides.complete ? overrides.complete() : upload.complete(parts)
+        ),
         abort: () => (calls.push(["abort"]), upload.abort()),
       };
     },
@@ -60,7 +70,10 @@ describe("StreamingObjectWriter limit", () => {
     const { bucket: watched, calls } = observed();
     const writer = new StreamingObjectWriter(watched, key, { contentType: "application/octet-stream", maxBytes: 1000 });
     await writer.write(pattern(1000, 1));
-    const error = await writer.write(new Uint8Array(1)).then(() => null, (e: unknown) => e);
+    const error = await writer.write(new Uint8Array(1)).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(TooLargeError);
     expect((error as TooLargeError).limit).toBe(1000);
     await expect(writer.write(new Uint8Array(1))).rejects.toThrow("writer closed");
@@ -90,12 +103,18 @@ describe("StreamingObjectWriter memory and parts", () => {
     await writer.write(chunks[0]!);
     expect(calls).toEqual([]);
     await writer.write(chunks[1]!); // exactly PART_SIZE buffered: it leaves now
-    expect(calls).toEqual([["createMultipartUpload", key], ["uploadPart", 1, PART_SIZE]]);
+    expect(calls).toEqual([
+      ["createMultipartUpload", key],
+      ["uploadPart", 1, PART_SIZE],
+    ]);
     chunks.push(pattern(PART_SIZE + 7, 3));
     await writer.write(chunks[2]!);
     expect(calls.at(-1)).toEqual(["uploadPart", 2, PART_SIZE]);
     expect(await writer.finish()).toBe(2 * PART_SIZE + 7);
-    expect(calls.slice(-2)).toEqual([["uploadPart", 3, 7], ["complete", 3]]);
+    expect(calls.slice(-2)).toEqual([
+      ["uploadPart", 3, 7],
+      ["complete", 3],
+    ]);
     const expected = new Uint8Array(2 * PART_SIZE + 7);
     let offset = 0;
     for (const chunk of chunks) {
@@ -149,7 +168,9 @@ describe("storage helpers", () => {
 
   it("putObject reports a refused write", async () => {
     const { bucket: refusing } = observed({ put: () => Promise.resolve(null) });
-    await expect(putObject(refusing, "modules/refused.png", "x", { contentType: "image/png" })).rejects.toThrow("O armazenamento recusou o arquivo");
+    await expect(putObject(refusing, "modules/refused.png", "x", { contentType: "image/png" })).rejects.toThrow(
+      "O armazenamento recusou o arquivo",
+    );
   });
 
   it("deleteObjects deletes only our keys, and calls nothing when none is left", async () => {

@@ -1,9 +1,7 @@
 // The R2 calls against a real R2 implementation (Miniflare's, as wrangler dev uses), not a mock.
 import { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  deleteQuietly, originalNameOf, PART_SIZE, putObject, StreamingObjectWriter, TooLargeError, type MediaBucket,
-} from "./storage.server";
+import { deleteQuietly, originalNameOf, PART_SIZE, putObject, StreamingObjectWriter, TooLargeError, type MediaBucket } from "./storage.server";
 
 let mf: Miniflare;
 let bucket: MediaBucket;
@@ -32,7 +30,11 @@ describe("storage on R2", () => {
   });
 
   it("streams a small file as one object", async () => {
-    const writer = new StreamingObjectWriter(bucket, "lesson-materials/l1/1_small.pdf", { contentType: "application/pdf", originalName: "small.pdf", maxBytes: 100 });
+    const writer = new StreamingObjectWriter(bucket, "lesson-materials/l1/1_small.pdf", {
+      contentType: "application/pdf",
+      originalName: "small.pdf",
+      maxBytes: 100,
+    });
     await writer.write(new Uint8Array(40).fill(7));
     await writer.write(new Uint8Array(10).fill(8));
     expect(await writer.finish()).toBe(50);
@@ -42,7 +44,10 @@ describe("storage on R2", () => {
   });
 
   it("streams a big file as a multipart upload with equal parts", async () => {
-    const writer = new StreamingObjectWriter(bucket, "lesson-materials/l1/2_big.zip", { contentType: "application/zip", maxBytes: 3 * PART_SIZE });
+    const writer = new StreamingObjectWriter(bucket, "lesson-materials/l1/2_big.zip", {
+      contentType: "application/zip",
+      maxBytes: 3 * PART_SIZE,
+    });
     const chunk = new Uint8Array(1024 * 1024 + 3).fill(1); // odd sizes: parts are cut to PART_SIZE
     let total = 0;
     while (total + chunk.byteLength <= PART_SIZE * 2 + 5000) {
@@ -55,7 +60,10 @@ describe("storage on R2", () => {
   });
 
   it("aborts past the limit and leaves nothing stored", async () => {
-    const writer = new StreamingObjectWriter(bucket, "lesson-materials/l2/3_huge.bin", { contentType: "application/octet-stream", maxBytes: PART_SIZE + 10 });
+    const writer = new StreamingObjectWriter(bucket, "lesson-materials/l2/3_huge.bin", {
+      contentType: "application/octet-stream",
+      maxBytes: PART_SIZE + 10,
+    });
     await writer.write(new Uint8Array(PART_SIZE)); // one part already uploaded
     await expect(writer.write(new Uint8Array(11))).rejects.toBeInstanceOf(TooLargeError);
     expect(await keys()).not.toContain("lesson-materials/l2/3_huge.bin");

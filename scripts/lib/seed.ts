@@ -4,9 +4,7 @@ import { eq, sql } from "drizzle-orm";
 import { creditPeriod } from "../../app/server/credits.server";
 import type { Database } from "../../app/server/db.server";
 import { hashPassword } from "../../app/server/password";
-import {
-  appConfig, creditLedger, lessons, modules, passwordCredentials, siteBanners, userRoles, users,
-} from "../../app/server/schema";
+import { appConfig, creditLedger, lessons, modules, passwordCredentials, siteBanners, userRoles, users } from "../../app/server/schema";
 
 export const DEV_ACCOUNTS = {
   admin: { email: "admin@nika.local", password: "NikaAdmin123", name: "Admin Nika" },
@@ -73,7 +71,10 @@ export async function seedDevelopment(db: Database, options: SeedOptions): Promi
         .returning({ id: users.id });
       await tx.insert(passwordCredentials).values({ userId: user!.id, passwordHash: await hashPassword(account.password) });
       await tx.insert(creditLedger).values({
-        userId: user!.id, delta: options.allowance, balanceAfter: options.allowance, reason: "seed",
+        userId: user!.id,
+        delta: options.allowance,
+        balanceAfter: options.allowance,
+        reason: "seed",
       });
       if (kind === "admin") await tx.insert(userRoles).values({ userId: user!.id, role: "admin" });
     }

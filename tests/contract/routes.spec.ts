@@ -44,7 +44,11 @@ const BASE = new URL("http://localhost:8797");
 
 type Answer = { status: number; location: string | null; body: string };
 
-function send(method: string, path: string, options: { headers?: Record<string, string>; body?: Buffer; cookie?: string } = {}): Promise<Answer> {
+function send(
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: Buffer; cookie?: string } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.cookie) headers.Cookie = options.cookie;
@@ -55,7 +59,11 @@ function send(method: string, path: string, options: { headers?: Record<string, 
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("end", () =>
-        resolve({ status: res.statusCode ?? 0, location: res.headers.location ?? null, body: Buffer.concat(chunks).toString("utf8").slice(0, 500) }),
+        resolve({
+          status: res.statusCode ?? 0,
+          location: res.headers.location ?? null,
+          body: Buffer.concat(chunks).toString("utf8").slice(0, 500),
+        }),
       );
       res.on("error", reject);
     });
@@ -78,14 +86,20 @@ type Samples = Record<string, string>;
 
 async function arrangeSamples(learner: Account): Promise<Samples> {
   return withDb(async (db) => {
-    const [module] = (await db.execute(sql`
+    const [module] = (
+      await db.execute(sql`
       insert into modules (title, description, order_index, available)
-      values ('Contrato de rotas', 'Módulo do teste de contrato.', -9000000, 'yes') returning id`)).rows as { id: string }[];
-    const [lesson] = (await db.execute(sql`
+      values ('Contrato de rotas', 'Módulo do teste de contrato.', -9000000, 'yes') returning id`)
+    ).rows as { id: string }[];
+    const [lesson] = (
+      await db.execute(sql`
       insert into lessons (module_id, title, order_index, duration_seconds, video_url)
-      values (${module!.id}, 'Aula do contrato', 1, 90, 'https://www.youtube.com/watch?v=dQw4w9WgXcQ') returning id`)).rows as { id: string }[];
-    const [conversation] = (await db.execute(sql`
-      insert into chat_conversations (user_id, mode) values (${learner.id}, 'english') returning id`)).rows as { id: string }[];
+      values (${module!.id}, 'Aula do contrato', 1, 90, 'https://www.youtube.com/watch?v=dQw4w9WgXcQ') returning id`)
+    ).rows as { id: string }[];
+    const [conversation] = (
+      await db.execute(sql`
+      insert into chat_conversations (user_id, mode) values (${learner.id}, 'english') returning id`)
+    ).rows as { id: string }[];
     return {
       moduleId: module!.id,
       lessonId: lesson!.id,
@@ -128,9 +142,11 @@ let countQuery: string | undefined;
 async function rowCounts(): Promise<Record<string, number>> {
   const db = counting.db;
   if (!countQuery) {
-    const tables = (await db.execute(sql`
+    const tables = (
+      await db.execute(sql`
       select table_name from information_schema.tables
-      where table_schema = 'public' and table_type = 'BASE TABLE' and table_name not like '__drizzle%' order by 1`)).rows as { table_name: string }[];
+      where table_schema = 'public' and table_type = 'BASE TABLE' and table_name not like '__drizzle%' order by 1`)
+    ).rows as { table_name: string }[];
     countQuery = tables.map((t) => `select '${t.table_name}' as t, count(*)::int as n from "${t.table_name}"`).join(" union all ");
   }
   const rows = (await db.execute(sql.raw(countQuery))).rows as { t: string; n: number }[];
@@ -148,9 +164,11 @@ async function snapshotSiteSettings() {
   const config = (await db.execute(sql`select * from app_config`)).rows;
   return async () => {
     await db.execute(sql`delete from site_banners`);
-    for (const row of banners) await db.execute(sql`insert into site_banners select * from json_populate_record(null::site_banners, ${JSON.stringify(row)}::json)`);
+    for (const row of banners)
+      await db.execute(sql`insert into site_banners select * from json_populate_record(null::site_banners, ${JSON.stringify(row)}::json)`);
     await db.execute(sql`delete from app_config`);
-    for (const row of config) await db.execute(sql`insert into app_config select * from json_populate_record(null::app_config, ${JSON.stringify(row)}::json)`);
+    for (const row of config)
+      await db.execute(sql`insert into app_config select * from json_populate_record(null::app_config, ${JSON.stringify(row)}::json)`);
   };
 }
 
@@ -191,14 +209,7 @@ function matches(answer: Answer, expectation: ReturnType<typeof expected>, route
     case "forbidden":
       return answer.status === 403 || (endpoint && to === "/");
     case "allowed":
-      return (
-        answer.status > 0 &&
-        answer.status < 500 &&
-        answer.status !== 401 &&
-        answer.status !== 403 &&
-        to !== "/signin" &&
-        to !== "/blocked"
-      );
+      return answer.status > 0 && answer.status < 500 && answer.status !== 401 && answer.status !== 403 && to !== "/signin" && to !== "/blocked";
   }
 }
 
@@ -245,21 +256,84 @@ const bodyFor = (malformed: Malformed, who: Who) => (malformed.oversized ? (who 
 const CORPUS: Malformed[] = [
   { name: "JSON", headers: { "Content-Type": "application/json" }, body: Buffer.from('{"intent":"comment","content":"oi","email":"a@b.c"}') },
   { name: "text/plain", headers: { "Content-Type": "text/plain" }, body: Buffer.from("intent=comment&content=oi") },
-  { name: "XML", headers: { "Content-Type": "application/xml" }, body: Buffer.from('<?xml version="1.0"?><!DOCTYPE a [<!ENTITY x SYSTEM "file:///etc/passwd">]><a>&x;</a>') },
+  {
+    name: "XML",
+    headers: { "Content-Type": "application/xml" },
+    body: Buffer.from('<?xml version="1.0"?><!DOCTYPE a [<!ENTITY x SYSTEM "file:///etc/passwd">]><a>&x;</a>'),
+  },
   { name: "no content type", headers: {}, body: Buffer.from("intent=comment&content=oi") },
-  { name: "broken multipart", headers: { "Content-Type": "multipart/form-data; boundary=XYZ" }, body: crlf(["--XYZ", 'Content-Disposition: form-data; name="intent"', "", "comment", "--XYZ", "Content-Disposition: form-da"]) },
+  {
+    name: "broken multipart",
+    headers: { "Content-Type": "multipart/form-data; boundary=XYZ" },
+    body: crlf(["--XYZ", 'Content-Disposition: form-data; name="intent"', "", "comment", "--XYZ", "Content-Disposition: form-da"]),
+  },
   { name: "multipart without boundary", headers: { "Content-Type": "multipart/form-data" }, body: Buffer.from("intent=comment") },
-  { name: "invalid UTF-8", headers: { "Content-Type": FORM }, body: Buffer.concat([Buffer.from("intent=comment&content="), Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0xe2, 0x82]), Buffer.from("&email=\xff@x", "latin1")]) },
-  { name: "bad percent-encoding", headers: { "Content-Type": FORM }, body: Buffer.from("intent=%ZZ&content=%E0%A4%A&email=%&text=%C0%AF&url=%2e%2e%2f") },
-  { name: "repeated fields", headers: { "Content-Type": FORM }, body: Buffer.from("intent=comment&intent=complete&intent=remove&content=a&content=b&email=a@b.c&email=c@d.e&text=a&text=b&open=true&open=false&title=a&title=b") },
+  {
+    name: "invalid UTF-8",
+    headers: { "Content-Type": FORM },
+    body: Buffer.concat([
+      Buffer.from("intent=comment&content="),
+      Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0xe2, 0x82]),
+      Buffer.from("&email=\xff@x", "latin1"),
+    ]),
+  },
+  {
+    name: "bad percent-encoding",
+    headers: { "Content-Type": FORM },
+    body: Buffer.from("intent=%ZZ&content=%E0%A4%A&email=%&text=%C0%AF&url=%2e%2e%2f"),
+  },
+  {
+    name: "repeated fields",
+    headers: { "Content-Type": FORM },
+    body: Buffer.from(
+      "intent=comment&intent=complete&intent=remove&content=a&content=b&email=a@b.c&email=c@d.e&text=a&text=b&open=true&open=false&title=a&title=b",
+    ),
+  },
   { name: "300 KB field (url-encoded)", headers: { "Content-Type": FORM }, body: Buffer.from(`intent=comment&content=${BIG}&text=${BIG}`) },
-  { name: "300 KB field (multipart)", headers: { "Content-Type": "multipart/form-data; boundary=B300" }, body: multipart("B300", [{ name: "intent", body: "comment" }, { name: "title", body: BIG }, { name: "text", body: BIG }]) },
+  {
+    name: "300 KB field (multipart)",
+    headers: { "Content-Type": "multipart/form-data; boundary=B300" },
+    body: multipart("B300", [
+      { name: "intent", body: "comment" },
+      { name: "title", body: BIG },
+      { name: "text", body: BIG },
+    ]),
+  },
   { name: "unknown intent", headers: { "Content-Type": FORM }, body: Buffer.from("intent=__drop_table__&content=oi") },
-  { name: "numbers out of range", headers: { "Content-Type": FORM }, body: Buffer.from("intent=save&order_index=99999999999999999999999&duration=-5&duration_minutes=1e309&credits=-1&open=2&title=T") },
-  { name: "path traversal in file names", headers: { "Content-Type": "multipart/form-data; boundary=BTR" }, body: multipart("BTR", [{ name: "intent", body: "upload" }, ...FILE_FIELDS.map((name) => ({ name, filename: "../../../etc/passwd", type: "application/pdf", body: "x" }))]) },
-  { name: "SVG posing as an image", headers: { "Content-Type": "multipart/form-data; boundary=BSVG" }, body: multipart("BSVG", [{ name: "title", body: "T" }, ...FILE_FIELDS.map((name) => ({ name, filename: "foto.png", type: "image/png", body: SVG }))]) },
-  { name: "executable posing as an image", headers: { "Content-Type": "multipart/form-data; boundary=BEXE" }, body: multipart("BEXE", [{ name: "title", body: "T" }, ...FILE_FIELDS.map((name) => ({ name, filename: "foto.jpg", type: "image/jpeg", body: EXE }))]) },
-  { name: "audio that is not audio", headers: { "Content-Type": "multipart/form-data; boundary=BAUD" }, body: multipart("BAUD", [{ name: "audio", filename: "voz.wav", type: "audio/wav", body: Buffer.alloc(4096, 0x20) }]) },
+  {
+    name: "numbers out of range",
+    headers: { "Content-Type": FORM },
+    body: Buffer.from("intent=save&order_index=99999999999999999999999&duration=-5&duration_minutes=1e309&credits=-1&open=2&title=T"),
+  },
+  {
+    name: "path traversal in file names",
+    headers: { "Content-Type": "multipart/form-data; boundary=BTR" },
+    body: multipart("BTR", [
+      { name: "intent", body: "upload" },
+      ...FILE_FIELDS.map((name) => ({ name, filename: "../../../etc/passwd", type: "application/pdf", body: "x" })),
+    ]),
+  },
+  {
+    name: "SVG posing as an image",
+    headers: { "Content-Type": "multipart/form-data; boundary=BSVG" },
+    body: multipart("BSVG", [
+      { name: "title", body: "T" },
+      ...FILE_FIELDS.map((name) => ({ name, filename: "foto.png", type: "image/png", body: SVG })),
+    ]),
+  },
+  {
+    name: "executable posing as an image",
+    headers: { "Content-Type": "multipart/form-data; boundary=BEXE" },
+    body: multipart("BEXE", [
+      { name: "title", body: "T" },
+      ...FILE_FIELDS.map((name) => ({ name, filename: "foto.jpg", type: "image/jpeg", body: EXE })),
+    ]),
+  },
+  {
+    name: "audio that is not audio",
+    headers: { "Content-Type": "multipart/form-data; boundary=BAUD" },
+    body: multipart("BAUD", [{ name: "audio", filename: "voz.wav", type: "audio/wav", body: Buffer.alloc(4096, 0x20) }]),
+  },
   // Over every route's cap (the largest, 50 MB uploads + 256 KB of fields): refused with 413 — before reading
   // where the guard or the Content-Length check comes first. (A Content-Length that lies about a shorter body
   // cannot be sent here: workerd drains the declared body before answering.)
@@ -306,7 +380,10 @@ test("pages and actions answer every role as their declaration says", async ({},
           const wantPost = expected(route, who, "POST");
           // A page's loaders run after its action: a guest page may still send signed-in users away.
           const ok = matches(posted, wantPost, route) || (route.access === "guest" && matches(posted, want, route));
-          if (!ok) mismatches.push(`POST ${url} as ${who}: expected ${wantPost}, got ${posted.status} ${posted.location ?? ""} ${posted.body.slice(0, 120)}`);
+          if (!ok)
+            mismatches.push(
+              `POST ${url} as ${who}: expected ${wantPost}, got ${posted.status} ${posted.location ?? ""} ${posted.body.slice(0, 120)}`,
+            );
         }
       }
     } finally {
@@ -355,7 +432,9 @@ test("malformed requests to every action and resource route get a 4xx and change
           requests++;
           const changedByOne = changedTables(one, await rowCounts());
           if (got.status >= 400 && changedByOne.length > 0) {
-            failures.push(`POST ${route.path} as ${who} with ${malformed.name}: refused with ${got.status} but changed ${changedByOne.join(", ")}`);
+            failures.push(
+              `POST ${route.path} as ${who} with ${malformed.name}: refused with ${got.status} but changed ${changedByOne.join(", ")}`,
+            );
           }
         }
       }

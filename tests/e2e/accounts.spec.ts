@@ -4,7 +4,17 @@ import { eq } from "drizzle-orm";
 import { sha256Hex } from "../../app/server/password";
 import { sessions } from "../../app/server/schema";
 import {
-  PASSWORD, emailsSentTo, expect, expectAccessible, followMailLink, sessionCookie, signInWithForm, test, uniqueEmail, userByEmail, withDb,
+  PASSWORD,
+  emailsSentTo,
+  expect,
+  expectAccessible,
+  followMailLink,
+  sessionCookie,
+  signInWithForm,
+  test,
+  uniqueEmail,
+  userByEmail,
+  withDb,
 } from "./support";
 
 test("sign-up → confirm through the mailbox → sign-in → home → Labs → sign-out", async ({ page }, testInfo) => {
@@ -166,7 +176,12 @@ test("the sign-in form issues the same session cookie the test fixtures forge", 
   // the fixtures' cookie definition reads it: a token whose SHA-256 keys a session of this account
   const token = await sessionCookie.parse(`nika_session=${issued!.value}`);
   expect(typeof token).toBe("string");
-  const [row] = await withDb(async (db) => db.select().from(sessions).where(eq(sessions.id, await sha256Hex(token))));
+  const [row] = await withDb(async (db) =>
+    db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.id, await sha256Hex(token))),
+  );
   expect(row?.userId).toBe(account.id);
   // and the browser keeps both the same way (name, path, flags, a 30-day lifetime)
   const { value: _v, expires, ...flags } = issued!;

@@ -15,7 +15,13 @@ test.use({
   permissions: ["microphone"],
   launchOptions: {
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", `--use-file-for-fake-audio-capture=${wavPath}`],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--use-fake-ui-for-media-stream",
+      "--use-fake-device-for-media-stream",
+      `--use-file-for-fake-audio-capture=${wavPath}`,
+    ],
   },
 });
 
@@ -40,7 +46,10 @@ test("a recorded message is transcribed, shown as the learner's voice and answer
   await expect(nika.last().getByTestId("message-text")).toHaveText(reply("I like to play football"));
   await expect(page.getByTestId("chat-credits")).toHaveText("49 créditos");
 
-  const requests = (await (await fetch(`${FAKE_UPSTREAM}/__ai/requests`)).json()) as { path: string; body: { file?: { type: string; size: number } } }[];
+  const requests = (await (await fetch(`${FAKE_UPSTREAM}/__ai/requests`)).json()) as {
+    path: string;
+    body: { file?: { type: string; size: number } };
+  }[];
   const sent = requests.filter((r) => r.path === "/v1/audio/transcriptions").at(-1)!;
   expect(sent.body.file!.type).toBe("audio/wav");
   // ≈1.5 s of 16 kHz mono 16-bit PCM: 44-byte header + ~32 000 bytes per second

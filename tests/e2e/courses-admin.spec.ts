@@ -54,7 +54,11 @@ test("an admin edits a module and uploads its image; the learner pages show the 
   await expect(card.locator(`img[src="${saved.imageUrl}"]`)).toHaveCount(1);
 });
 
-test("an admin edits a lesson: foreign embed codes are refused, a Vimeo video is saved and played", async ({ page, admin: _, createCourse }, testInfo) => {
+test("an admin edits a lesson: foreign embed codes are refused, a Vimeo video is saved and played", async ({
+  page,
+  admin: _,
+  createCourse,
+}, testInfo) => {
   const course = await createCourse({ label: "Aula admin", position: "last" });
   const lessonId = course.lessons[0]!.id;
   const lessonPath = `/courses/lessons/${lessonId}`;
@@ -85,10 +89,21 @@ test("an admin edits a lesson: foreign embed codes are refused, a Vimeo video is
   await expect(page).toShowToast("Sucesso", { description: "Aula atualizada com sucesso" });
   await expect(page.getByRole("heading", { level: 1, name: newTitle })).toBeVisible();
   await expect(page.locator('iframe[src="https://player.vimeo.com/video/76979871"]')).toHaveAttribute("title", `Vídeo: ${newTitle}`);
-  expect(await lessonRecord(lessonId)).toMatchObject({ title: newTitle, videoUrl: "https://vimeo.com/76979871", iframe: null, durationSeconds: 420 });
+  expect(await lessonRecord(lessonId)).toMatchObject({
+    title: newTitle,
+    videoUrl: "https://vimeo.com/76979871",
+    iframe: null,
+    durationSeconds: 420,
+  });
 });
 
-test("an admin uploads a material, a learner downloads it, the admin removes it", async ({ page, admin: _, createAccount, createCourse, pageAs }, testInfo) => {
+test("an admin uploads a material, a learner downloads it, the admin removes it", async ({
+  page,
+  admin: _,
+  createAccount,
+  createCourse,
+  pageAs,
+}, testInfo) => {
   const course = await createCourse({ label: "Materiais admin", position: "last" });
   const lessonId = course.lessons[0]!.id;
   const lessonPath = `/courses/lessons/${lessonId}`;
@@ -152,7 +167,12 @@ test("learners cannot open the admin routes (redirected home)", async ({ page, l
   const course = await createCourse({ label: "Guarda admin", position: "last" });
   const lessonId = course.lessons[0]!.id;
   await visit(page, "/courses");
-  for (const path of [`/courses/modules/${course.moduleId}/edit`, `/courses/lessons/${lessonId}/edit`, `/courses/lessons/${lessonId}/materials`, "/courses/banner/edit"]) {
+  for (const path of [
+    `/courses/modules/${course.moduleId}/edit`,
+    `/courses/lessons/${lessonId}/edit`,
+    `/courses/lessons/${lessonId}/materials`,
+    "/courses/banner/edit",
+  ]) {
     await page.goto(path);
     await expect(page).toHaveRedirectedTo("/");
   }

@@ -4,11 +4,27 @@
 import { eq } from "drizzle-orm";
 import { lessonComments } from "../../app/server/schema";
 import {
-  blockVideoHosts, commentWith, detailsHeight, expect, expectAccessible, jsEnabled, lessonRow, moduleCard, openLessonTab, test, userById,
-  visit, waitForHydration, withDb,
+  blockVideoHosts,
+  commentWith,
+  detailsHeight,
+  expect,
+  expectAccessible,
+  jsEnabled,
+  lessonRow,
+  moduleCard,
+  openLessonTab,
+  test,
+  userById,
+  visit,
+  waitForHydration,
+  withDb,
 } from "./support";
 
-test("a learner completes lessons, sees progress and statistics change, and follows the next lesson", async ({ page, learner, createCourse }, testInfo) => {
+test("a learner completes lessons, sees progress and statistics change, and follows the next lesson", async ({
+  page,
+  learner,
+  createCourse,
+}, testInfo) => {
   const js = jsEnabled(testInfo);
   const course = await createCourse({ lessons: 3 });
   const [first, second, third] = course.lessons;
@@ -95,7 +111,13 @@ test("a learner completes lessons, sees progress and statistics change, and foll
   await expect(moduleCard(page, course.title).getByText("Concluído")).toBeVisible();
 });
 
-test("a learner comments (stored as typed, shown as text) and an admin replies", async ({ page, learner, createAccount, createCourse, pageAs }, testInfo) => {
+test("a learner comments (stored as typed, shown as text) and an admin replies", async ({
+  page,
+  learner,
+  createAccount,
+  createCourse,
+  pageAs,
+}, testInfo) => {
   const js = jsEnabled(testInfo);
   const course = await createCourse({ label: "Comentários" });
   const lesson = course.lessons[0]!;
@@ -130,7 +152,9 @@ test("a learner comments (stored as typed, shown as text) and an admin replies",
   await expect(page.locator("[data-testid=comment] script, [data-testid=comment] b")).toHaveCount(0);
   if (js) expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
   await expect(mine.getByRole("button", { name: "Responder" })).toHaveCount(0); // learners do not reply
-  const stored = await withDb((db) => db.select({ content: lessonComments.content }).from(lessonComments).where(eq(lessonComments.lessonId, lesson.id)));
+  const stored = await withDb((db) =>
+    db.select({ content: lessonComments.content }).from(lessonComments).where(eq(lessonComments.lessonId, lesson.id)),
+  );
   expect(stored).toEqual([{ content: text }]); // stored as typed (trimmed)
 
   // The admin replies, in their own browser.
@@ -167,12 +191,21 @@ test("admins see the edit controls of the learner pages", async ({ page, admin: 
     `/courses/modules/${course.moduleId}/edit#painel-admin`,
   );
   await page.goto(`/courses/modules/${course.moduleId}`);
-  await expect(page.getByRole("link", { name: "Editar Módulo" })).toHaveAttribute("href", `/courses/modules/${course.moduleId}/edit#painel-admin`);
+  await expect(page.getByRole("link", { name: "Editar Módulo" })).toHaveAttribute(
+    "href",
+    `/courses/modules/${course.moduleId}/edit#painel-admin`,
+  );
   const lesson = course.lessons[0]!;
-  await expect(lessonRow(page, lesson.title).getByRole("link", { name: "Editar Aula" })).toHaveAttribute("href", `/courses/lessons/${lesson.id}/edit#painel-admin`);
+  await expect(lessonRow(page, lesson.title).getByRole("link", { name: "Editar Aula" })).toHaveAttribute(
+    "href",
+    `/courses/lessons/${lesson.id}/edit#painel-admin`,
+  );
   await page.goto(`/courses/lessons/${lesson.id}?tab=materiais`);
   await expect(page.getByRole("link", { name: "Editar Aula" })).toHaveAttribute("href", `/courses/lessons/${lesson.id}/edit#painel-admin`);
-  await expect(page.getByRole("link", { name: "Enviar material" })).toHaveAttribute("href", `/courses/lessons/${lesson.id}/materials#painel-admin`);
+  await expect(page.getByRole("link", { name: "Enviar material" })).toHaveAttribute(
+    "href",
+    `/courses/lessons/${lesson.id}/materials#painel-admin`,
+  );
 });
 
 test("'Praticar com a Nika' links lessons of modules 1+ to /chat/lesson/{code}", async ({ page, learner: _, createCourse }) => {

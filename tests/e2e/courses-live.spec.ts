@@ -31,7 +31,13 @@ async function postComment(page: Page, text: string) {
 
 test.describe("lesson comments, live", () => {
   // A is the test's own page, signed in as `learner`; B another learner in another browser.
-  test("a new comment appears for another learner without a reload", async ({ page: a, learner: _, createAccount, createCourse, pageAs }, testInfo) => {
+  test("a new comment appears for another learner without a reload", async ({
+    page: a,
+    learner: _,
+    createAccount,
+    createCourse,
+    pageAs,
+  }, testInfo) => {
     test.skip(testInfo.project.name !== "js", "live refresh needs JavaScript; the no-js project checks the reload instead");
     const course = await createCourse({ label: "Ao vivo" });
     const b = await pageAs(await createAccount("learner", { label: "ao-vivo", name: "Bruna Ao Vivo" }));
@@ -67,7 +73,13 @@ test.describe("lesson comments, live", () => {
     expect(bFrames.join("\n")).not.toContain("Olá ao vivo");
   });
 
-  test("after the socket drops, the page reconnects, catches up and keeps receiving", async ({ page: a, learner: _, createAccount, createCourse, pageAs }, testInfo) => {
+  test("after the socket drops, the page reconnects, catches up and keeps receiving", async ({
+    page: a,
+    learner: _,
+    createAccount,
+    createCourse,
+    pageAs,
+  }, testInfo) => {
     test.skip(testInfo.project.name !== "js", "live refresh needs JavaScript");
     const course = await createCourse({ label: "Ao vivo" });
     const b = await pageAs(await createAccount("learner", { label: "reconecta" }));
@@ -109,7 +121,13 @@ test.describe("lesson comments, live", () => {
     expect(await b.evaluate(() => (window as unknown as { __liveMarker?: string }).__liveMarker)).toBe("sem-reload");
   });
 
-  test("without a socket the page falls back to revalidating every 30 s", async ({ page: a, learner: _, createAccount, createCourse, pageAs }, testInfo) => {
+  test("without a socket the page falls back to revalidating every 30 s", async ({
+    page: a,
+    learner: _,
+    createAccount,
+    createCourse,
+    pageAs,
+  }, testInfo) => {
     test.skip(testInfo.project.name !== "js", "live refresh needs JavaScript");
     const course = await createCourse({ label: "Ao vivo" });
     const b = await pageAs(await createAccount("learner", { label: "sem-socket" }));

@@ -129,7 +129,13 @@ test("client error reports are validated and stored", async ({ request }, testIn
   const reportedAt = new Date(Date.now() - 5_000);
   const ok = await request.post("/api/errors", {
     headers: { "User-Agent": "e2e-reporter/1.0" },
-    data: { name: "TypeError", message: `x is undefined (${marker})`, url: "http://localhost/labs", context: { where: "e2e" }, timestamp: reportedAt.toISOString() },
+    data: {
+      name: "TypeError",
+      message: `x is undefined (${marker})`,
+      url: "http://localhost/labs",
+      context: { where: "e2e" },
+      timestamp: reportedAt.toISOString(),
+    },
   });
   expect(ok.status()).toBe(204);
   const bad = await request.post("/api/errors", { data: { name: 42, message: `bad (${marker})` } });

@@ -163,7 +163,9 @@ const signedInOnPage =
     testInfo: TestInfo,
   ) => {
     if (_pageAccount.role) {
-      throw new Error(`"${_pageAccount.role}" and "${role}" would share one browser: take one as a fixture, make the other with createAccount() and open it with pageAs().`);
+      throw new Error(
+        `"${_pageAccount.role}" and "${role}" would share one browser: take one as a fixture, make the other with createAccount() and open it with pageAs().`,
+      );
     }
     _pageAccount.role = role;
     const account = await insertAccount(testInfo, role);
@@ -177,11 +179,23 @@ export const test = base.extend<Fixtures>({
   admin: signedInOnPage("admin"),
   blocked: signedInOnPage("blocked"),
   createAccount: async ({}, use, testInfo) => use((role, options) => insertAccount(testInfo, role, options)),
-  pageAs: async ({ browser, baseURL, javaScriptEnabled, locale, timezoneId, viewport, isMobile, hasTouch, userAgent, deviceScaleFactor }, use) => {
+  pageAs: async (
+    { browser, baseURL, javaScriptEnabled, locale, timezoneId, viewport, isMobile, hasTouch, userAgent, deviceScaleFactor },
+    use,
+  ) => {
     const contexts: BrowserContext[] = [];
     await use(async (account) => {
       const context = await browser.newContext({
-        baseURL, javaScriptEnabled, locale, timezoneId, viewport, isMobile, hasTouch, userAgent, deviceScaleFactor, acceptDownloads: true,
+        baseURL,
+        javaScriptEnabled,
+        locale,
+        timezoneId,
+        viewport,
+        isMobile,
+        hasTouch,
+        userAgent,
+        deviceScaleFactor,
+        acceptDownloads: true,
       });
       contexts.push(context);
       await context.addCookies([account.browserCookie]);
@@ -243,7 +257,9 @@ export const expect = baseExpect.extend({
    * hide themselves after 4 s, so assert soon after the action.
    */
   async toShowToast(page: Page, title: string, options: { description?: string; timeout?: number } = {}) {
-    let toast: Locator = toastRegion(page).getByRole("listitem").filter({ has: page.getByText(title, { exact: true }) });
+    let toast: Locator = toastRegion(page)
+      .getByRole("listitem")
+      .filter({ has: page.getByText(title, { exact: true }) });
     if (options.description) toast = toast.filter({ has: page.getByText(options.description, { exact: true }) });
     let pass: boolean;
     try {
@@ -348,7 +364,10 @@ export type CourseOptions = {
 
 export type TestCourse = { moduleId: string; title: string; orderIndex: number; lessons: { id: string; title: string }[] };
 
-async function insertCourse(testInfo: TestInfo, { lessons: count = 1, label = "Curso", position = "first" }: CourseOptions = {}): Promise<TestCourse> {
+async function insertCourse(
+  testInfo: TestInfo,
+  { lessons: count = 1, label = "Curso", position = "first" }: CourseOptions = {},
+): Promise<TestCourse> {
   const title = `${label} ${testInfo.project.name} ${testInfo.workerIndex}-${Date.now().toString(36)}`;
   const spread = Math.floor(Math.random() * 1_000_000);
   const order = position === "first" ? -2_000_000 - spread : 1_000_000 + spread;

@@ -106,7 +106,10 @@ function silentWav() {
 }
 
 function transcriptWords(text) {
-  return text.split(/\s+/).filter(Boolean).map((word, i) => ({ word, start: +(i * 0.4).toFixed(2), end: +(i * 0.4 + 0.35).toFixed(2) }));
+  return text
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((word, i) => ({ word, start: +(i * 0.4).toFixed(2), end: +(i * 0.4 + 0.35).toFixed(2) }));
 }
 
 async function handleAi(req, res, url) {
@@ -129,7 +132,10 @@ async function handleAi(req, res, url) {
         return res.end('{"choices": [ {"message": ');
       }
       return json(res, 200, {
-        id, object: "chat.completion", created, model: body.model,
+        id,
+        object: "chat.completion",
+        created,
+        model: body.model,
         choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
       });
     }
@@ -161,11 +167,18 @@ async function handleAi(req, res, url) {
   if (url.pathname === "/v1/audio/transcriptions") {
     if (!openAiAuth(req, res)) return;
     const raw = await readBody(req);
-    const form = await new Request("http://local/", { method: "POST", headers: { "content-type": req.headers["content-type"] ?? "" }, body: raw }).formData();
+    const form = await new Request("http://local/", {
+      method: "POST",
+      headers: { "content-type": req.headers["content-type"] ?? "" },
+      body: raw,
+    }).formData();
     const file = form.get("file");
     const fields = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string"));
     fields["timestamp_granularities[]"] = form.getAll("timestamp_granularities[]");
-    aiRequests.push({ path: url.pathname, body: { ...fields, file: file && typeof file !== "string" ? { name: file.name, type: file.type, size: file.size } : null } });
+    aiRequests.push({
+      path: url.pathname,
+      body: { ...fields, file: file && typeof file !== "string" ? { name: file.name, type: file.type, size: file.size } : null },
+    });
     if (!file || typeof file === "string" || file.size === 0 || !fields.model) {
       return json(res, 400, { error: { message: "file and model are required", type: "invalid_request_error" } });
     }
@@ -181,7 +194,13 @@ async function handleAi(req, res, url) {
     }
     const verbose = fields.response_format === "verbose_json";
     const words = verbose && fields["timestamp_granularities[]"].includes("word") ? transcriptWords(transcript) : undefined;
-    return json(res, 200, verbose ? { task: "transcribe", language: "english", duration: (words?.at(-1)?.end ?? 1), text: transcript, ...(words ? { words } : {}) } : { text: transcript });
+    return json(
+      res,
+      200,
+      verbose
+        ? { task: "transcribe", language: "english", duration: words?.at(-1)?.end ?? 1, text: transcript, ...(words ? { words } : {}) }
+        : { text: transcript },
+    );
   }
 
   // ——— OpenAI: https://platform.openai.com/docs/api-reference/audio/createSpeech ———
@@ -212,7 +231,7 @@ async function handleAi(req, res, url) {
     if (hook === "handled") return;
     if (hook?.mode === "malformed") {
       res.writeHead(200, { "Content-Type": "application/json" });
-      return res.end(audio ? '{"unexpected": true}' : "[{\"text\": ");
+      return res.end(audio ? '{"unexpected": true}' : '[{"text": ');
     }
     const origin = `http://127.0.0.1:${opts.port}`;
     if (audio) return json(res, 200, [{ text: transcript, url: `${origin}/__ai/reply.mp3` }]);

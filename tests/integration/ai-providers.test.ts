@@ -29,7 +29,12 @@ const messages = [
 async function collect(chat: ChatProvider, signal?: AbortSignal): Promise<{ pieces: string[]; times: number[] }> {
   const pieces: string[] = [];
   const times: number[] = [];
-  for await (const piece of chat.streamChat({ messages, maxTokens: 200, signal, context: { sessionId: "s-1", mode: "english", userId: "u-1" } })) {
+  for await (const piece of chat.streamChat({
+    messages,
+    maxTokens: 200,
+    signal,
+    context: { sessionId: "s-1", mode: "english", userId: "u-1" },
+  })) {
     pieces.push(piece);
     times.push(performance.now());
   }
@@ -37,7 +42,10 @@ async function collect(chat: ChatProvider, signal?: AbortSignal): Promise<{ piec
 }
 
 async function expectKind(promise: Promise<unknown>, kind: ProviderErrorKind) {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error, `expected ProviderError ${kind}`).toBeInstanceOf(ProviderError);
   expect((error as ProviderError).kind).toBe(kind);
 }
@@ -115,7 +123,10 @@ describe("OpenAI-compatible provider", () => {
     await fetch(`${API}/__ai/config?tokenDelay=50`, { method: "POST" });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 120);
-    const error = await collect(openai().chat, controller.signal).then(() => null, (e: unknown) => e);
+    const error = await collect(openai().chat, controller.signal).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).kind).not.toBe("timeout");
   });
@@ -134,7 +145,11 @@ describe("webhook provider (spec §7)", () => {
 
   it("transcribes through the user-audio webhook with base64 audio", async () => {
     const bytes = new Uint8Array([82, 73, 70, 70, 1, 2, 3]);
-    const result = await webhook().stt!.transcribe({ bytes, mimeType: "audio/wav", context: { sessionId: "s-2", mode: "english", userId: "u-2" } });
+    const result = await webhook().stt!.transcribe({
+      bytes,
+      mimeType: "audio/wav",
+      context: { sessionId: "s-2", mode: "english", userId: "u-2" },
+    });
     expect(result).toEqual({ text: "I like to play football" });
     const [sent] = await requests();
     expect(sent!.body).toEqual({ sessionID: "s-2", mode: "english", userAudio: Buffer.from(bytes).toString("base64"), userId: "u-2" });

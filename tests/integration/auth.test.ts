@@ -21,14 +21,24 @@ const uniqueEmail = () => `pessoa${++counter}-${Date.now()}@example.com`;
 const PASSWORD = "Ingles2024";
 
 const signupForm = (email: string, overrides: Record<string, string> = {}) => ({
-  name: "Maria Silva", email, whatsapp: "+55 11 98888-7777", password: PASSWORD, confirmPassword: PASSWORD, ...overrides,
+  name: "Maria Silva",
+  email,
+  whatsapp: "+55 11 98888-7777",
+  password: PASSWORD,
+  confirmPassword: PASSWORD,
+  ...overrides,
 });
 
 async function setFlag(key: string, value: boolean) {
   await db.update(appConfig).set({ configValue: value }).where(eq(appConfig.configKey, key));
 }
 async function lastMailTo(email: string) {
-  const [mail] = await db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email)).orderBy(sql`${mailOutbox.id} desc`).limit(1);
+  const [mail] = await db
+    .select()
+    .from(mailOutbox)
+    .where(eq(mailOutbox.toAddress, email))
+    .orderBy(sql`${mailOutbox.id} desc`)
+    .limit(1);
   return mail;
 }
 const linkIn = (text: string) => new URL(text.match(/https?:\/\/\S+/)![0]);
@@ -150,7 +160,9 @@ describe("sign-up", () => {
     for (let i = 0; i < 3; i++) expect((await doSignup(signupForm(email))).outcome.status).toBe(409);
     const fourth = await doSignup(signupForm(email));
     expect(fourth.outcome.status).toBe(429);
-    expect((fourth.outcome.data as { result: { error: Record<string, string[]> } }).result.error[""]).toEqual(["Aguarde 60 minutos antes de tentar criar outra conta."]);
+    expect((fourth.outcome.data as { result: { error: Record<string, string[]> } }).result.error[""]).toEqual([
+      "Aguarde 60 minutos antes de tentar criar outra conta.",
+    ]);
   });
 
   it("is refused on the server when signup_enabled is off", async () => {
@@ -210,7 +222,10 @@ describe("sign-in", () => {
     expect(sixth.jar.has("nika_session")).toBe(false);
 
     // 15 minutes later the window has passed.
-    await db.update(rateLimitAttempts).set({ createdAt: sql`now() - interval '16 minutes'` }).where(eq(rateLimitAttempts.subject, email));
+    await db
+      .update(rateLimitAttempts)
+      .set({ createdAt: sql`now() - interval '16 minutes'` })
+      .where(eq(rateLimitAttempts.subject, email));
     expect((await doSignin(email, PASSWORD)).outcome.status).toBe(302);
   });
 });
@@ -229,7 +244,9 @@ describe("guards", () => {
     await db.update(users).set({ accountType: "blocked" }).where(eq(users.email, email));
     const outcome = await call(() => requireUser(request("/", { jar }), contextFor(db)));
     expect(outcome.location).toBe("/blocked");
-    const page = await call<{ signedIn: boolean; supportEmail: string }>(() => blocked.loader(args(request("/blocked", { jar }), contextFor(db))));
+    const page = await call<{ signedIn: boolean; supportEmail: string }>(() =>
+      blocked.loader(args(request("/blocked", { jar }), contextFor(db))),
+    );
     expect(page.data.signedIn).toBe(true);
   });
 
@@ -272,7 +289,10 @@ describe("e-mail verification", () => {
     expect(early.data.error).toMatch(/^Por segurança, aguarde \d+ segundos antes de tentar novamente\.$/);
     expect(early.data.waitSeconds).toBeGreaterThan(45); // server wait + 5 s
 
-    await db.update(rateLimitAttempts).set({ createdAt: sql`now() - interval '46 seconds'` }).where(eq(rateLimitAttempts.subject, email));
+    await db
+      .update(rateLimitAttempts)
+      .set({ createdAt: sql`now() - interval '46 seconds'` })
+      .where(eq(rateLimitAttempts.subject, email));
     const mailsBefore = await db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email));
     const later = await call(() => emailVerification.action(args(request("/email-verification", { form: {}, jar }), contextFor(db))));
     expect(later.status).toBe(302);
@@ -286,7 +306,9 @@ describe("e-mail verification", () => {
     expect(missing.status).toBe(400);
     expect(missing.data.message).toMatch(/^Parâmetros de confirmação não encontrados/);
 
-    const invalid = await call<{ state: string }>(() => confirmEmail.loader(args(request("/confirm-email?token_hash=nope&type=signup"), contextFor(db))));
+    const invalid = await call<{ state: string }>(() =>
+      confirmEmail.loader(args(request("/confirm-email?token_hash=nope&type=signup"), contextFor(db))),
+    );
     expect(invalid.status).toBe(400);
     expect(invalid.data.state).toBe("error");
 
@@ -294,7 +316,10 @@ describe("e-mail verification", () => {
     const email = uniqueEmail();
     await doSignup(signupForm(email));
     const link = linkIn((await lastMailTo(email))!.textBody);
-    await db.update(authTokens).set({ expiresAt: sql`now() - interval '1 minute'` }).where(eq(authTokens.purpose, "email_verification"));
+    await db
+      .update(authTokens)
+      .set({ expiresAt: sql`now() - interval '1 minute'` })
+      .where(eq(authTokens.purpose, "email_verification"));
     const expired = await call<{ state: string }>(() => confirmEmail.loader(args(request(link.pathname + link.search), contextFor(db))));
     expect(expired.status).toBe(410);
     expect(expired.data.state).toBe("expired");
@@ -329,13 +354,17 @@ describe("password reset", () => {
     expect(page.data.state).toBe("ready");
 
     const weak = await call<{ result: { error: Record<string, string[]> } }>(() =>
-      resetPassword.action(args(request("/reset-password", { form: { token, password: "semnumero", confirmPassword: "semnumero" } }), contextFor(db))),
+      resetPassword.action(
+        args(request("/reset-password", { form: { token, password: "semnumero", confirmPassword: "semnumero" } }), contextFor(db)),
+      ),
     );
     expect(weak.status).toBe(400);
     expect(weak.data.result.error.password).toEqual(["A senha deve conter pelo menos uma letra e um número."]);
 
     const done = await call(() =>
-      resetPassword.action(args(request("/reset-password", { form: { token, password: "novaSenha9", confirmPassword: "novaSenha9" } }), contextFor(db))),
+      resetPassword.action(
+        args(request("/reset-password", { form: { token, password: "novaSenha9", confirmPassword: "novaSenha9" } }), contextFor(db)),
+      ),
     );
     expect(done.location).toBe("/reset-password?done=1");
     const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
@@ -349,7 +378,10 @@ describe("password reset", () => {
     const reuse = await call<{ state: string }>(() => resetPassword.loader(args(request(link.pathname + link.search), contextFor(db))));
     expect(reuse.status).toBe(400);
     expect(reuse.data.state).toBe("error");
-    const used = await db.select().from(authTokens).where(and(eq(authTokens.userId, user!.id), eq(authTokens.purpose, "password_reset")));
+    const used = await db
+      .select()
+      .from(authTokens)
+      .where(and(eq(authTokens.userId, user!.id), eq(authTokens.purpose, "password_reset")));
     expect(used.every((t) => t.usedAt !== null)).toBe(true);
   });
 });

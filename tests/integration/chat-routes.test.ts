@@ -35,7 +35,14 @@ const ctx = (env: Record<string, unknown> = world.aiEnv) => world.ctx(env);
 async function learner(credits = 10, accountType: "free" | "blocked" = "free") {
   const [user] = await db
     .insert(users)
-    .values({ name: "Rotas", email: `routes${++n}@example.com`, monthlyCredits: credits, creditsPeriod: creditPeriod(new Date()), emailConfirmedAt: new Date(), accountType })
+    .values({
+      name: "Rotas",
+      email: `routes${++n}@example.com`,
+      monthlyCredits: credits,
+      creditsPeriod: creditPeriod(new Date()),
+      emailConfirmedAt: new Date(),
+      accountType,
+    })
     .returning();
   const jar = new CookieJar();
   jar.absorb(new Headers({ "Set-Cookie": await createSession(contextFor(db), user!.id, request("/")) }));
@@ -77,8 +84,15 @@ describe("pages", () => {
   it("the menu lists the four modes with their flags; anonymous visitors go to sign in", async () => {
     const who = await learner();
     await db.update(appConfig).set({ configValue: false }).where(eq(appConfig.configKey, "feature_chat_game"));
-    const menu = await call<{ modes: { id: string; enabled: boolean }[] }>(() => menuRoute.loader(args(request("/chat-with-nika", { jar: who.jar }), ctx())));
-    expect(menu.data.modes.map((m) => [m.id, m.enabled])).toEqual([["portuguese", true], ["english", true], ["game", false], ["roleplay", true]]);
+    const menu = await call<{ modes: { id: string; enabled: boolean }[] }>(() =>
+      menuRoute.loader(args(request("/chat-with-nika", { jar: who.jar }), ctx())),
+    );
+    expect(menu.data.modes.map((m) => [m.id, m.enabled])).toEqual([
+      ["portuguese", true],
+      ["english", true],
+      ["game", false],
+      ["roleplay", true],
+    ]);
     const anonymous = await call(() => menuRoute.loader(args(request("/chat-with-nika"), ctx())));
     expect([anonymous.status, anonymous.location]).toEqual([302, "/signin?redirectTo=%2Fchat-with-nika"]);
   });
@@ -86,20 +100,35 @@ describe("pages", () => {
   it("opening a mode starts a conversation (counted) and the page shows it; flags and unknown modes are refused", async () => {
     const who = await learner();
     const id = await open(who, "game");
-    const page = await call<ChatPageData>(() => modeRoute.loader(args(request(`/chat-with-nika/game?c=${id}`, { jar: who.jar }), ctx(), { mode: "game" })));
-    expect(page.data).toMatchObject({ conversationId: id, mode: { id: "game", language: "en" }, messages: [], nikaAvailable: true, voiceAvailable: true, credits: 10 });
+    const page = await call<ChatPageData>(() =>
+      modeRoute.loader(args(request(`/chat-with-nika/game?c=${id}`, { jar: who.jar }), ctx(), { mode: "game" })),
+    );
+    expect(page.data).toMatchObject({
+      conversationId: id,
+      mode: { id: "game", language: "en" },
+      messages: [],
+      nikaAvailable: true,
+      voiceAvailable: true,
+      credits: 10,
+    });
     expect((await db.select().from(users).where(eq(users.id, who.id)))[0]!.conversationsStarted).toBe(1);
 
     await db.update(appConfig).set({ configValue: false }).where(eq(appConfig.configKey, "feature_chat_game"));
-    const disabled = await call(() => modeRoute.loader(args(request(`/chat-with-nika/game?c=${id}`, { jar: who.jar }), ctx(), { mode: "game" })));
+    const disabled = await call(() =>
+      modeRoute.loader(args(request(`/chat-with-nika/game?c=${id}`, { jar: who.jar }), ctx(), { mode: "game" })),
+    );
     expect(disabled.status).toBe(403);
     const unknown = await call(() => modeRoute.loader(args(request("/chat-with-nika/lesson", { jar: who.jar }), ctx(), { mode: "lesson" })));
     expect(unknown.status).toBe(404);
     // someone else's conversation, or one of another mode, is not found
     const other = await learner();
-    const stranger = await call(() => modeRoute.loader(args(request(`/chat-with-nika/english?c=${id}`, { jar: other.jar }), ctx(), { mode: "english" })));
+    const stranger = await call(() =>
+      modeRoute.loader(args(request(`/chat-with-nika/english?c=${id}`, { jar: other.jar }), ctx(), { mode: "english" })),
+    );
     expect(stranger.status).toBe(404);
-    const wrongMode = await call(() => modeRoute.loader(args(request(`/chat-with-nika/english?c=${id}`, { jar: who.jar }), ctx(), { mode: "english" })));
+    const wrongMode = await call(() =>
+      modeRoute.loader(args(request(`/chat-with-nika/english?c=${id}`, { jar: who.jar }), ctx(), { mode: "english" })),
+    );
     expect(wrongMode.status).toBe(404);
   });
 
@@ -107,7 +136,9 @@ describe("pages", () => {
     const who = await learner();
     const outcome = await call(() => modeRoute.loader(args(request("/chat-with-nika/english", { jar: who.jar }), ctx({}), { mode: "english" })));
     const id = /c=(.*)$/.exec(outcome.location!)![1]!;
-    const page = await call<ChatPageData>(() => modeRoute.loader(args(request(`/chat-with-nika/english?c=${id}&greet=1`, { jar: who.jar }), ctx({}), { mode: "english" })));
+    const page = await call<ChatPageData>(() =>
+      modeRoute.loader(args(request(`/chat-with-nika/english?c=${id}&greet=1`, { jar: who.jar }), ctx({}), { mode: "english" })),
+    );
     expect(page.data.nikaAvailable).toBe(false);
     expect(page.data.greetingError).toEqual({ code: "NIKA_UNAVAILABLE", message: "Nika não está disponível" });
     expect(await db.select().from(chatMessages).where(eq(chatMessages.conversationId, id))).toEqual([]);
@@ -116,23 +147,34 @@ describe("pages", () => {
   it("without JavaScript the greeting is awaited on the server (&greet=1), then the page shows it", async () => {
     const who = await learner();
     const id = await open(who);
-    const greeted = await call(() => modeRoute.loader(args(request(`/chat-with-nika/english?c=${id}&greet=1`, { jar: who.jar }), ctx(), { mode: "english" })));
+    const greeted = await call(() =>
+      modeRoute.loader(args(request(`/chat-with-nika/english?c=${id}&greet=1`, { jar: who.jar }), ctx(), { mode: "english" })),
+    );
     expect([greeted.status, greeted.location]).toEqual([302, `/chat-with-nika/english?c=${id}`]);
-    const page = await call<ChatPageData>(() => modeRoute.loader(args(request(`/chat-with-nika/english?c=${id}`, { jar: who.jar }), ctx(), { mode: "english" })));
-    expect(page.data.messages).toMatchObject([{ role: "nika", text: expect.stringContaining('"start"'), audioUrl: expect.stringMatching(/^\/resources\/chat-audio\//) }]);
+    const page = await call<ChatPageData>(() =>
+      modeRoute.loader(args(request(`/chat-with-nika/english?c=${id}`, { jar: who.jar }), ctx(), { mode: "english" })),
+    );
+    expect(page.data.messages).toMatchObject([
+      { role: "nika", text: expect.stringContaining('"start"'), audioUrl: expect.stringMatching(/^\/resources\/chat-audio\//) },
+    ]);
     expect((await db.select().from(users).where(eq(users.id, who.id)))[0]!.monthlyCredits).toBe(10);
   });
 
   it("lesson practice resolves M01A02-style keys to the lesson; unknown keys are 404 after the sign-in check", async () => {
     const who = await learner();
     const [mod] = await db.insert(modules).values({ title: "Módulo Rotas", orderIndex: 41 }).returning();
-    const [lesson] = await db.insert(lessons).values({ moduleId: mod!.id, title: "Ordering food", description: "Restaurants", orderIndex: 3 }).returning();
+    const [lesson] = await db
+      .insert(lessons)
+      .values({ moduleId: mod!.id, title: "Ordering food", description: "Restaurants", orderIndex: 3 })
+      .returning();
     const started = await call(() => lessonRoute.loader(args(request("/chat/lesson/M41A03", { jar: who.jar }), ctx(), { lessonKey: "M41A03" })));
     const id = /c=(.*)$/.exec(started.location!)![1]!;
     expect(started.location).toBe(`/chat/lesson/M41A03?c=${id}`);
     const [conversation] = await db.select().from(chatConversations).where(eq(chatConversations.id, id));
     expect(conversation).toMatchObject({ mode: "lesson", lessonId: lesson!.id });
-    const page = await call<ChatPageData>(() => lessonRoute.loader(args(request(`/chat/lesson/M41A03?c=${id}`, { jar: who.jar }), ctx(), { lessonKey: "M41A03" })));
+    const page = await call<ChatPageData>(() =>
+      lessonRoute.loader(args(request(`/chat/lesson/M41A03?c=${id}`, { jar: who.jar }), ctx(), { lessonKey: "M41A03" })),
+    );
     expect(page.data.lesson).toEqual({ title: "Ordering food", key: "M41A03" });
     expect(page.data.backTo).toBe(`/courses/lessons/${lesson!.id}`);
     for (const key of ["M41A09", "M99A01", "41-3", "M1A3"]) {
@@ -145,8 +187,13 @@ describe("pages", () => {
 
   it("the level test page shows the stored level; a form post starts (or retakes) the test; its flag is enforced", async () => {
     const who = await learner();
-    await db.update(users).set({ englishLevel: "B1", englishLevelAt: new Date("2026-03-10T12:00:00Z") }).where(eq(users.id, who.id));
-    const intro = await call<{ intro: { level: string; levelAt: string } }>(() => levelRoute.loader(args(request("/english-level-test", { jar: who.jar }), ctx())));
+    await db
+      .update(users)
+      .set({ englishLevel: "B1", englishLevelAt: new Date("2026-03-10T12:00:00Z") })
+      .where(eq(users.id, who.id));
+    const intro = await call<{ intro: { level: string; levelAt: string } }>(() =>
+      levelRoute.loader(args(request("/english-level-test", { jar: who.jar }), ctx())),
+    );
     expect(intro.data.intro).toEqual({ level: "B1", levelAt: "2026-03-10T12:00:00.000Z" });
     const started = await call(() => levelRoute.action(args(post("/english-level-test", who, { intent: "new" }), ctx())));
     expect(started.location).toMatch(/^\/english-level-test\?c=[0-9a-f-]{36}$/);
@@ -165,27 +212,44 @@ describe("the no-JS form post", () => {
   it("waits for the whole reply, stores it and redirects to it", async () => {
     const who = await learner(3);
     const id = await open(who);
-    const sent = await call(() => modeRoute.action(args(post(`/chat-with-nika/english?c=${id}`, who, { intent: "send", text: "I like rain" }), ctx(), { mode: "english" })));
+    const sent = await call(() =>
+      modeRoute.action(args(post(`/chat-with-nika/english?c=${id}`, who, { intent: "send", text: "I like rain" }), ctx(), { mode: "english" })),
+    );
     expect(sent.status).toBe(302);
     const stored = await db.select().from(chatMessages).where(eq(chatMessages.conversationId, id)).orderBy(chatMessages.createdAt);
-    expect(stored.map((m) => [m.role, m.text])).toEqual([["user", "I like rain"], ["nika", 'Você disse: "I like rain". Muito bem, continue praticando!']]);
+    expect(stored.map((m) => [m.role, m.text])).toEqual([
+      ["user", "I like rain"],
+      ["nika", 'Você disse: "I like rain". Muito bem, continue praticando!'],
+    ]);
     expect(sent.location).toBe(`/chat-with-nika/english?c=${id}#m-${stored[1]!.id}`);
   });
 
   it("refuses with a 4xx and gives the text back: empty (400), credits exhausted (402); provider down is 502", async () => {
     const who = await learner(0);
     const id = await open(who);
-    const empty = await call(() => modeRoute.action(args(post(`/chat-with-nika/english?c=${id}`, who, { intent: "send", text: "  " }), ctx(), { mode: "english" })));
+    const empty = await call(() =>
+      modeRoute.action(args(post(`/chat-with-nika/english?c=${id}`, who, { intent: "send", text: "  " }), ctx(), { mode: "english" })),
+    );
     expect([empty.status, empty.data]).toEqual([400, { error: { code: "invalid_text", message: "Digite uma mensagem." }, text: "  " }]);
-    const broke = await call(() => modeRoute.action(args(post(`/chat-with-nika/english?c=${id}`, who, { intent: "send", text: "Hello?" }), ctx(), { mode: "english" })));
-    expect([broke.status, broke.data]).toEqual([402, { error: { code: "CREDITS_EXHAUSTED", message: "Seus créditos acabaram." }, text: "Hello?" }]);
+    const broke = await call(() =>
+      modeRoute.action(args(post(`/chat-with-nika/english?c=${id}`, who, { intent: "send", text: "Hello?" }), ctx(), { mode: "english" })),
+    );
+    expect([broke.status, broke.data]).toEqual([
+      402,
+      { error: { code: "CREDITS_EXHAUSTED", message: "Seus créditos acabaram." }, text: "Hello?" },
+    ]);
 
     const rich = await learner(2);
     const richId = await open(rich);
     await fetch(`${API}/__ai/next?mode=error`, { method: "POST" });
-    const down = await call(() => modeRoute.action(args(post(`/chat-with-nika/english?c=${richId}`, rich, { intent: "send", text: "Hello?" }), ctx(), { mode: "english" })));
+    const down = await call(() =>
+      modeRoute.action(args(post(`/chat-with-nika/english?c=${richId}`, rich, { intent: "send", text: "Hello?" }), ctx(), { mode: "english" })),
+    );
     expect(down.status).toBe(502);
-    expect(down.data).toMatchObject({ error: { title: "Erro de Conexão", message: "Não foi possível se comunicar com o servidor" }, text: "Hello?" });
+    expect(down.data).toMatchObject({
+      error: { title: "Erro de Conexão", message: "Não foi possível se comunicar com o servidor" },
+      text: "Hello?",
+    });
     expect((await db.select().from(users).where(eq(users.id, rich.id)))[0]!.monthlyCredits).toBe(2);
   });
 });
@@ -206,23 +270,34 @@ describe("streaming resource routes", () => {
     expect(ok.headers.get("Content-Type")).toBe("text/event-stream; charset=utf-8");
     const okEvents = await events(ok);
     expect(okEvents.filter((e) => e.event === "token").length).toBeGreaterThan(2);
-    expect(okEvents.at(-1)).toMatchObject({ event: "done", data: { balance: 0, text: 'Você disse: "Good morning". Muito bem, continue praticando!' } });
+    expect(okEvents.at(-1)).toMatchObject({
+      event: "done",
+      data: { balance: 0, text: 'Você disse: "Good morning". Muito bem, continue praticando!' },
+    });
 
     const broke = await messagesRoute.action(args(post(`/resources/chat/${id}/messages`, who, form), ctx(), { conversationId: id }));
     expect(broke.status).toBe(402);
-    expect(await events(broke)).toEqual([{ event: "error", data: { code: "CREDITS_EXHAUSTED", message: "Seus créditos acabaram.", status: 402 } }]);
+    expect(await events(broke)).toEqual([
+      { event: "error", data: { code: "CREDITS_EXHAUSTED", message: "Seus créditos acabaram.", status: 402 } },
+    ]);
   });
 
   it("answers 401 'Erro de Autenticação' without a session, 403 for blocked accounts, 404 for other people's conversations", async () => {
     const who = await learner();
     const id = await open(who);
-    const anonymous = await messagesRoute.action(args(post(`/resources/chat/${id}/messages`, null, { text: "hi" }), ctx(), { conversationId: id }));
+    const anonymous = await messagesRoute.action(
+      args(post(`/resources/chat/${id}/messages`, null, { text: "hi" }), ctx(), { conversationId: id }),
+    );
     expect(anonymous.status).toBe(401);
     expect((await events(anonymous))[0]!.data).toMatchObject({ code: "UNAUTHENTICATED", title: "Erro de Autenticação" });
     const blocked = await learner(10, "blocked");
-    expect((await messagesRoute.action(args(post(`/resources/chat/${id}/messages`, blocked, { text: "hi" }), ctx(), { conversationId: id }))).status).toBe(403);
+    expect(
+      (await messagesRoute.action(args(post(`/resources/chat/${id}/messages`, blocked, { text: "hi" }), ctx(), { conversationId: id }))).status,
+    ).toBe(403);
     const other = await learner();
-    expect((await messagesRoute.action(args(post(`/resources/chat/${id}/messages`, other, { text: "hi" }), ctx(), { conversationId: id }))).status).toBe(404);
+    expect(
+      (await messagesRoute.action(args(post(`/resources/chat/${id}/messages`, other, { text: "hi" }), ctx(), { conversationId: id }))).status,
+    ).toBe(404);
     expect((await greetRoute.action(args(post(`/resources/chat/${id}/greet`, other), ctx(), { conversationId: id }))).status).toBe(404);
     expect((await db.select().from(users).where(eq(users.id, other.id)))[0]!.monthlyCredits).toBe(10);
   });
@@ -255,11 +330,17 @@ describe("streaming resource routes", () => {
     const who = await learner(2);
     const id = await open(who);
     const form = new FormData();
-    const wav = encodeWav(new Float32Array(4000).map((_, i) => Math.sin(i / 5) * 0.3), 16000);
+    const wav = encodeWav(
+      new Float32Array(4000).map((_, i) => Math.sin(i / 5) * 0.3),
+      16000,
+    );
     form.set("audio", new Blob([wav], { type: "audio/wav" }), "voice.wav");
     const voice = await messagesRoute.action(args(post(`/resources/chat/${id}/messages`, who, form), ctx(), { conversationId: id }));
     const voiceEvents = await events(voice);
-    expect(voiceEvents[0]).toMatchObject({ event: "transcription", data: { text: "I like to play football", audioUrl: expect.stringMatching(/\.wav$/) } });
+    expect(voiceEvents[0]).toMatchObject({
+      event: "transcription",
+      data: { text: "I like to play football", audioUrl: expect.stringMatching(/\.wav$/) },
+    });
     expect(voiceEvents.at(-1)!.event).toBe("done");
 
     const huge = new Request(`http://nika.test/resources/chat/${id}/messages`, {
@@ -274,11 +355,20 @@ describe("streaming resource routes", () => {
     const url = (voiceEvents[0]!.data as { audioUrl: string }).audioUrl;
     const [, , , conversationId, file] = url.split("/");
     const get = (who: Learner | null, headers: Record<string, string> = {}) =>
-      audioRoute.loader(args(new Request(`http://nika.test${url}`, { headers: { ...(who ? { Cookie: who.jar.header() } : {}), ...headers } }), ctx(), { conversationId: conversationId!, file: file! }));
+      audioRoute.loader(
+        args(new Request(`http://nika.test${url}`, { headers: { ...(who ? { Cookie: who.jar.header() } : {}), ...headers } }), ctx(), {
+          conversationId: conversationId!,
+          file: file!,
+        }),
+      );
     const full = await get(who);
     expect([full.status, full.headers.get("Content-Type"), (await full.arrayBuffer()).byteLength]).toEqual([200, "audio/wav", wav.byteLength]);
     const part = await get(who, { Range: "bytes=0-43" });
-    expect([part.status, part.headers.get("Content-Range"), (await part.arrayBuffer()).byteLength]).toEqual([206, `bytes 0-43/${wav.byteLength}`, 44]);
+    expect([part.status, part.headers.get("Content-Range"), (await part.arrayBuffer()).byteLength]).toEqual([
+      206,
+      `bytes 0-43/${wav.byteLength}`,
+      44,
+    ]);
     expect((await get(null)).status).toBe(401);
     expect((await get(await learner())).status).toBe(404);
   });

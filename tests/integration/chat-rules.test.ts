@@ -4,7 +4,15 @@
 import { eq } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { encodeWav } from "~/features/chat/audio/wav";
-import { assertModeEnabled, ChatError, greet, sendMessage, startConversation, toEventStream, sendMessageStream } from "~/features/chat/chat.server";
+import {
+  assertModeEnabled,
+  ChatError,
+  greet,
+  sendMessage,
+  startConversation,
+  toEventStream,
+  sendMessageStream,
+} from "~/features/chat/chat.server";
 import { CHAT_MODE_INFO, type ChatModeId } from "~/features/chat/modes";
 import * as greetRoute from "~/routes/resources+/chat.$conversationId.greet";
 import { createSession } from "~/server/auth.server";
@@ -36,7 +44,10 @@ afterEach(async () => {
 
 const ctx = () => world.ctx();
 async function newUser(credits = 5) {
-  const [user] = await db.insert(users).values({ name: "Regras", email: `rules${++n}@example.com`, monthlyCredits: credits, creditsPeriod: creditPeriod(new Date()) }).returning();
+  const [user] = await db
+    .insert(users)
+    .values({ name: "Regras", email: `rules${++n}@example.com`, monthlyCredits: credits, creditsPeriod: creditPeriod(new Date()) })
+    .returning();
   return user!;
 }
 const messagesOf = (conversationId: string) => db.select().from(chatMessages).where(eq(chatMessages.conversationId, conversationId));
@@ -44,11 +55,20 @@ type AiRequest = { path: string };
 const aiRequests = async () => (await (await fetch(`${world.api}/__ai/requests`)).json()) as AiRequest[];
 const ledgerOf = (userId: string) => db.select().from(creditLedger).where(eq(creditLedger.userId, userId));
 async function chatError(promise: Promise<unknown>) {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ChatError);
   return error as ChatError;
 }
-const wav = () => ({ bytes: encodeWav(new Float32Array(8000).map((_, i) => 0.3 * Math.sin(i / 5)), 16000), mimeType: "audio/wav" });
+const wav = () => ({
+  bytes: encodeWav(
+    new Float32Array(8000).map((_, i) => 0.3 * Math.sin(i / 5)),
+    16000,
+  ),
+  mimeType: "audio/wav",
+});
 
 describe("the mode's flag when a message is sent", () => {
   it.each(GATED)("refuses %s once %s is turned off after the conversation started: 403, nothing spent, stored or asked", async (mode, flag) => {
@@ -129,7 +149,11 @@ describe("the mode's flag when Nika greets", () => {
     return { user, cookie };
   }
   const greetPost = (id: string, cookie: string) =>
-    greetRoute.action(args(new Request(`http://nika.test/resources/chat/${id}/greet`, { method: "POST", headers: { Cookie: cookie } }), ctx(), { conversationId: id }));
+    greetRoute.action(
+      args(new Request(`http://nika.test/resources/chat/${id}/greet`, { method: "POST", headers: { Cookie: cookie } }), ctx(), {
+        conversationId: id,
+      }),
+    );
 
   it("the greet route answers 403 for a disabled mode, stores nothing and asks no model", async () => {
     const { user, cookie } = await signedIn();

@@ -2,7 +2,15 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { encodeWav } from "~/features/chat/audio/wav";
 import {
-  ChatError, CREDITS_EXHAUSTED, greet, greetStream, loadConversation, sendMessage, sendMessageStream, startConversation, toEventStream,
+  ChatError,
+  CREDITS_EXHAUSTED,
+  greet,
+  greetStream,
+  loadConversation,
+  sendMessage,
+  sendMessageStream,
+  startConversation,
+  toEventStream,
   type SendResult,
 } from "~/features/chat/chat.server";
 import { systemPrompt } from "~/features/chat/prompts";
@@ -32,13 +40,19 @@ const allRequests = async () => (await (await fetch(`${API}/__ai/requests`)).jso
 const requests = async () => (await allRequests()).filter((r) => r.path === "/v1/chat/completions");
 
 async function newUser(credits = 10) {
-  const [user] = await db.insert(users).values({ name: "Chat Tester", email: `chat${++n}@example.com`, monthlyCredits: credits }).returning();
+  const [user] = await db
+    .insert(users)
+    .values({ name: "Chat Tester", email: `chat${++n}@example.com`, monthlyCredits: credits })
+    .returning();
   return user!;
 }
 const messagesOf = (conversationId: string) =>
   db.select().from(chatMessages).where(eq(chatMessages.conversationId, conversationId)).orderBy(chatMessages.createdAt);
 async function chatError(promise: Promise<unknown>) {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ChatError);
   return error as ChatError;
 }
@@ -69,7 +83,10 @@ describe("conversations", () => {
   it("greets for free, once, with the lesson as context", async () => {
     const user = await newUser(3);
     const [mod] = await db.insert(modules).values({ title: "Módulo 1", orderIndex: 1 }).returning();
-    const [lesson] = await db.insert(lessons).values({ moduleId: mod!.id, title: "Present Perfect", description: "Have you ever…?" }).returning();
+    const [lesson] = await db
+      .insert(lessons)
+      .values({ moduleId: mod!.id, title: "Present Perfect", description: "Have you ever…?" })
+      .returning();
     const conversation = await startConversation(ctx(), user, { mode: "lesson", lessonId: lesson!.id });
     const tokens: string[] = [];
     const result = await greet(ctx(), conversation, { onToken: (t) => tokens.push(t) });
@@ -77,7 +94,10 @@ describe("conversations", () => {
     expect(tokens.length).toBeGreaterThanOrEqual(2);
     expect(await getBalance(db, user.id)).toBe(3);
     const [sent] = await requests();
-    expect(sent!.body.messages[0]).toEqual({ role: "system", content: systemPrompt("lesson", { title: "Present Perfect", description: "Have you ever…?" }) });
+    expect(sent!.body.messages[0]).toEqual({
+      role: "system",
+      content: systemPrompt("lesson", { title: "Present Perfect", description: "Have you ever…?" }),
+    });
     expect(sent!.body.messages.at(-1)).toEqual({ role: "user", content: "start" });
     expect(await greet(ctx(), conversation)).toEqual({ status: "already_started" });
     const { messages } = await loadConversation(ctx(), user, conversation.id);
@@ -148,23 +168,40 @@ describe("sendMessage", () => {
     await hook(query);
     const result = await sendMessage(ctx(), user, conversation.id, { text: "hello" }, { providerOptions: { chatTimeoutMs: 300 } });
     expect(result).toEqual({
-      status: "provider_error", code: "PROVIDER_ERROR", kind, title: "Erro de Conexão", message: "Não foi possível se comunicar com o servidor",
+      status: "provider_error",
+      code: "PROVIDER_ERROR",
+      kind,
+      title: "Erro de Conexão",
+      message: "Não foi possível se comunicar com o servidor",
     });
     expect(await getBalance(db, user.id)).toBe(5);
     const rows = await messagesOf(conversation.id);
     expect(rows.map((m) => [m.role, m.status])).toEqual([["user", "failed"]]);
     const ledger = await db.select().from(creditLedger).where(eq(creditLedger.userId, user.id));
-    expect(ledger.map((l) => [l.delta, l.reason]).sort()).toEqual([[-1, "chat_message"], [1, "refund:provider_failed"]].sort());
+    expect(ledger.map((l) => [l.delta, l.reason]).sort()).toEqual(
+      [
+        [-1, "chat_message"],
+        [1, "refund:provider_failed"],
+      ].sort(),
+    );
     // the failed turn is left out of the next request's history
     await sendMessage(ctx(), user, conversation.id, { text: "again" });
-    expect((await requests()).at(-1)!.body.messages.map((m) => m.content).slice(1)).toEqual(["again"]);
+    expect(
+      (await requests())
+        .at(-1)!
+        .body.messages.map((m) => m.content)
+        .slice(1),
+    ).toEqual(["again"]);
   });
 
   it("says Nika is unavailable without a provider and spends nothing", async () => {
     const user = await newUser(5);
     const conversation = await startConversation(ctx({}), user, { mode: "english" });
     expect(await greet(ctx({}), conversation)).toEqual({ status: "unavailable", code: "NIKA_UNAVAILABLE", message: NIKA_UNAVAILABLE });
-    expect(await sendMessage(ctx({}), user, conversation.id, { text: "hello" })).toMatchObject({ status: "unavailable", message: "Nika não está disponível" });
+    expect(await sendMessage(ctx({}), user, conversation.id, { text: "hello" })).toMatchObject({
+      status: "unavailable",
+      message: "Nika não está disponível",
+    });
     expect(await getBalance(db, user.id)).toBe(5);
     expect(await messagesOf(conversation.id)).toEqual([]);
   });
@@ -172,7 +209,11 @@ describe("sendMessage", () => {
   it("refuses with CREDITS_EXHAUSTED at zero, storing nothing", async () => {
     const user = await newUser(0);
     const conversation = await startConversation(ctx(), user, { mode: "english" });
-    expect(await sendMessage(ctx(), user, conversation.id, { text: "hello" })).toEqual({ status: "credits_exhausted", code: CREDITS_EXHAUSTED, balance: 0 });
+    expect(await sendMessage(ctx(), user, conversation.id, { text: "hello" })).toEqual({
+      status: "credits_exhausted",
+      code: CREDITS_EXHAUSTED,
+      balance: 0,
+    });
     expect(await messagesOf(conversation.id)).toEqual([]);
     expect(await requests()).toEqual([]);
   });
@@ -180,9 +221,7 @@ describe("sendMessage", () => {
   it("gives exactly 10 replies and 40 CREDITS_EXHAUSTED for 50 parallel messages on 10 credits", async () => {
     const user = await newUser(10);
     const conversation = await startConversation(ctx(), user, { mode: "english" });
-    const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => sendMessage(ctx(), user, conversation.id, { text: `message ${i}` })),
-    );
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => sendMessage(ctx(), user, conversation.id, { text: `message ${i}` })));
     expect(results.filter((r) => r.status === "ok")).toHaveLength(10);
     expect(results.filter((r) => r.status === "credits_exhausted")).toHaveLength(40);
     expect(await getBalance(db, user.id)).toBe(0);
@@ -205,7 +244,10 @@ describe("sendMessage", () => {
     const [row] = await db.select().from(users).where(eq(users.id, user.id));
     expect(row!.englishLevel).toBe("B2");
     expect(row!.englishLevelAt).toBeInstanceOf(Date);
-    const [stored] = await db.select().from(chatMessages).where(and(eq(chatMessages.conversationId, conversation.id), eq(chatMessages.role, "nika")));
+    const [stored] = await db
+      .select()
+      .from(chatMessages)
+      .where(and(eq(chatMessages.conversationId, conversation.id), eq(chatMessages.role, "nika")));
     expect(stored!.text).toBe(ok.reply.text);
 
     // the same marker in another mode is just text
@@ -218,10 +260,13 @@ describe("sendMessage", () => {
 
 describe("toEventStream", () => {
   const parse = (body: string) =>
-    body.trim().split("\n\n").map((block) => {
-      const [event, data] = block.split("\n");
-      return { event: event!.replace("event: ", ""), data: JSON.parse(data!.replace("data: ", "")) as Record<string, unknown> };
-    });
+    body
+      .trim()
+      .split("\n\n")
+      .map((block) => {
+        const [event, data] = block.split("\n");
+        return { event: event!.replace("event: ", ""), data: JSON.parse(data!.replace("data: ", "")) as Record<string, unknown> };
+      });
 
   it("streams tokens then done", async () => {
     const user = await newUser(2);
@@ -248,7 +293,9 @@ describe("toEventStream", () => {
     ]);
     const invalidResponse = await toEventStream(sendMessageStream(ctx(), user, conversation.id, { text: " " }));
     expect(invalidResponse.status).toBe(400);
-    expect(parse(await invalidResponse.text())).toEqual([{ event: "error", data: { code: "invalid_text", message: "Digite uma mensagem.", status: 400 } }]);
+    expect(parse(await invalidResponse.text())).toEqual([
+      { event: "error", data: { code: "invalid_text", message: "Digite uma mensagem.", status: 400 } },
+    ]);
     const greeting = parse(await (await toEventStream(greetStream(ctx(), conversation))).text());
     expect(greeting.at(-1)!.event).toBe("done");
     const again = await toEventStream(greetStream(ctx(), conversation));
@@ -258,7 +305,10 @@ describe("toEventStream", () => {
     const failedResponse = await toEventStream(greetStream(ctx(), other));
     expect(failedResponse.status).toBe(502);
     expect(parse(await failedResponse.text())).toEqual([
-      { event: "error", data: { code: "PROVIDER_ERROR", title: "Erro de Conexão", message: "Não foi possível se comunicar com o servidor", status: 502 } },
+      {
+        event: "error",
+        data: { code: "PROVIDER_ERROR", title: "Erro de Conexão", message: "Não foi possível se comunicar com o servidor", status: 502 },
+      },
     ]);
   });
 
@@ -297,9 +347,15 @@ describe("voice messages and Nika's spoken replies", () => {
     expect(result.status).toBe("ok");
     const ok = result as Extract<SendResult, { status: "ok" }>;
     expect(ok.reply.text).toBe('Você disse: "I want to travel". Muito bem, continue praticando!');
-    expect(events).toEqual([{ type: "transcription", messageId: ok.userMessageId, text: "I want to travel", audioUrl: expect.stringMatching(/\.wav$/) }]);
+    expect(events).toEqual([
+      { type: "transcription", messageId: ok.userMessageId, text: "I want to travel", audioUrl: expect.stringMatching(/\.wav$/) },
+    ]);
     const [userRow] = (await messagesOf(conversation.id)).filter((m) => m.role === "user");
-    expect(userRow).toMatchObject({ text: "I want to travel", transcription: "I want to travel", audioUrl: (events[0] as { audioUrl: string }).audioUrl });
+    expect(userRow).toMatchObject({
+      text: "I want to travel",
+      transcription: "I want to travel",
+      audioUrl: (events[0] as { audioUrl: string }).audioUrl,
+    });
     const keys = await media.keys(`chat-audio/${conversation.id}/`);
     expect(keys).toEqual([`chat-audio/${conversation.id}/${ok.reply.id}.mp3`, `chat-audio/${conversation.id}/${ok.userMessageId}.wav`].sort());
     const stored = await media.bucket.get(`chat-audio/${conversation.id}/${ok.userMessageId}.wav`);
@@ -331,9 +387,15 @@ describe("voice messages and Nika's spoken replies", () => {
     const user = await newUser(3);
     const conversation = await startConversation(ctx(), user, { mode: "english" });
     await hook("mode=error");
-    expect(await sendMessage(ctx(), user, conversation.id, { audio: wav() })).toMatchObject({ status: "provider_error", title: "Erro de Conexão" });
+    expect(await sendMessage(ctx(), user, conversation.id, { audio: wav() })).toMatchObject({
+      status: "provider_error",
+      title: "Erro de Conexão",
+    });
     await fetch(`${API}/__ai/config?transcript=`, { method: "POST" });
-    expect(await sendMessage(ctx(), user, conversation.id, { audio: wav() })).toMatchObject({ status: "not_understood", code: "NOT_UNDERSTOOD" });
+    expect(await sendMessage(ctx(), user, conversation.id, { audio: wav() })).toMatchObject({
+      status: "not_understood",
+      code: "NOT_UNDERSTOOD",
+    });
     expect(await getBalance(db, user.id)).toBe(3);
     expect(await messagesOf(conversation.id)).toEqual([]);
     expect(await requests()).toEqual([]);
@@ -361,10 +423,18 @@ describe("voice messages and Nika's spoken replies", () => {
     const user = await newUser(2);
     const conversation = await startConversation(ctx(env), user, { mode: "roleplay" });
     const result = await sendMessage(ctx(env), user, conversation.id, { audio: wav() });
-    expect(result).toMatchObject({ status: "ok", reply: { text: 'Você disse: "I like to play football". Muito bem, continue praticando!', audioUrl: null } });
+    expect(result).toMatchObject({
+      status: "ok",
+      reply: { text: 'Você disse: "I like to play football". Muito bem, continue praticando!', audioUrl: null },
+    });
     const [audioCall, chatCall] = await allRequests();
     expect(audioCall!.path).toBe("/webhook/user-audio");
-    expect(audioCall!.body).toMatchObject({ sessionID: conversation.id, mode: "roleplay", userId: user.id, userAudio: expect.stringMatching(/^UklGR/) });
+    expect(audioCall!.body).toMatchObject({
+      sessionID: conversation.id,
+      mode: "roleplay",
+      userId: user.id,
+      userAudio: expect.stringMatching(/^UklGR/),
+    });
     expect(chatCall!.body).toMatchObject({ sessionID: conversation.id, userText: "I like to play football" });
   });
 });

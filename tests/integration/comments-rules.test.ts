@@ -14,13 +14,22 @@ beforeAll(async () => {
   ({ db } = await createTestDb());
 });
 async function person(name = "Pessoa", isAdmin = false) {
-  const [user] = await db.insert(users).values({ name, email: `comentarios${++n}@example.com` }).returning();
+  const [user] = await db
+    .insert(users)
+    .values({ name, email: `comentarios${++n}@example.com` })
+    .returning();
   if (isAdmin) await db.insert(userRoles).values({ userId: user!.id, role: "admin" });
   return { id: user!.id, isAdmin };
 }
 async function newLesson(available: "yes" | "no" = "yes") {
-  const [mod] = await db.insert(modules).values({ title: `Módulo ${++n}`, orderIndex: n, available }).returning();
-  const [lesson] = await db.insert(lessons).values({ moduleId: mod!.id, title: `Aula ${n}` }).returning();
+  const [mod] = await db
+    .insert(modules)
+    .values({ title: `Módulo ${++n}`, orderIndex: n, available })
+    .returning();
+  const [lesson] = await db
+    .insert(lessons)
+    .values({ moduleId: mod!.id, title: `Aula ${n}` })
+    .returning();
   return lesson!.id;
 }
 const commentsOf = (lessonId: string) => db.select().from(lessonComments).where(eq(lessonComments.lessonId, lessonId));
@@ -40,7 +49,9 @@ describe("addComment", () => {
     const lessonId = await newLesson();
     const learner = await person();
     expect(await addComment(db, learner, lessonId, { content: "", parentId: "not-a-uuid" })).toEqual({
-      ok: false, status: 403, message: COMMENT_MESSAGES.adminOnly,
+      ok: false,
+      status: 403,
+      message: COMMENT_MESSAGES.adminOnly,
     });
     expect(await commentsOf(lessonId)).toEqual([]);
   });
@@ -49,9 +60,21 @@ describe("addComment", () => {
     const lessonId = await newLesson();
     const learner = await person();
     expect((await addComment(db, learner, lessonId, { content: `\n ${"a".repeat(5000)}\t`, parentId: null })).ok).toBe(true);
-    expect(await addComment(db, learner, lessonId, { content: "a".repeat(5001), parentId: null })).toEqual({ ok: false, status: 400, message: COMMENT_MESSAGES.tooLong });
-    expect(await addComment(db, learner, lessonId, { content: 42, parentId: null })).toEqual({ ok: false, status: 400, message: COMMENT_MESSAGES.empty });
-    expect(await addComment(db, learner, lessonId, { content: " \n ", parentId: null })).toEqual({ ok: false, status: 400, message: COMMENT_MESSAGES.empty });
+    expect(await addComment(db, learner, lessonId, { content: "a".repeat(5001), parentId: null })).toEqual({
+      ok: false,
+      status: 400,
+      message: COMMENT_MESSAGES.tooLong,
+    });
+    expect(await addComment(db, learner, lessonId, { content: 42, parentId: null })).toEqual({
+      ok: false,
+      status: 400,
+      message: COMMENT_MESSAGES.empty,
+    });
+    expect(await addComment(db, learner, lessonId, { content: " \n ", parentId: null })).toEqual({
+      ok: false,
+      status: 400,
+      message: COMMENT_MESSAGES.empty,
+    });
     expect(await commentsOf(lessonId)).toHaveLength(1);
   });
 
@@ -63,9 +86,16 @@ describe("addComment", () => {
     const topId = (top as { id: string }).id;
     const reply = await addComment(db, admin, lessonId, { content: " Resposta ", parentId: ` ${topId} ` });
     expect(reply.ok).toBe(true);
-    const [row] = await db.select().from(lessonComments).where(eq(lessonComments.id, (reply as { id: string }).id));
+    const [row] = await db
+      .select()
+      .from(lessonComments)
+      .where(eq(lessonComments.id, (reply as { id: string }).id));
     expect(row).toMatchObject({ parentId: topId, lessonId, content: "Resposta", userId: admin.id });
-    expect(await addComment(db, admin, lessonId, { content: "De novo", parentId: row!.id })).toEqual({ ok: false, status: 400, message: COMMENT_MESSAGES.replyToReply });
+    expect(await addComment(db, admin, lessonId, { content: "De novo", parentId: row!.id })).toEqual({
+      ok: false,
+      status: 400,
+      message: COMMENT_MESSAGES.replyToReply,
+    });
   });
 
   it("answers 404 for a lesson a learner cannot see, but lets admins comment there", async () => {
@@ -83,12 +113,23 @@ describe("loadLessonComments", () => {
     const lessonId = await newLesson();
     const learner = await person("Bia");
     const admin = await person("Equipe", true);
-    const [top] = await db.insert(lessonComments).values({ lessonId, userId: learner.id, content: "topo", createdAt: new Date("2026-01-01T10:00:00Z") }).returning();
-    const [reply] = await db.insert(lessonComments).values({ lessonId, userId: admin.id, content: "resposta", parentId: top!.id, createdAt: new Date("2026-01-01T11:00:00Z") }).returning();
-    await db.insert(lessonComments).values({ lessonId, userId: learner.id, content: "neta", parentId: reply!.id, createdAt: new Date("2026-01-01T12:00:00Z") });
+    const [top] = await db
+      .insert(lessonComments)
+      .values({ lessonId, userId: learner.id, content: "topo", createdAt: new Date("2026-01-01T10:00:00Z") })
+      .returning();
+    const [reply] = await db
+      .insert(lessonComments)
+      .values({ lessonId, userId: admin.id, content: "resposta", parentId: top!.id, createdAt: new Date("2026-01-01T11:00:00Z") })
+      .returning();
+    await db
+      .insert(lessonComments)
+      .values({ lessonId, userId: learner.id, content: "neta", parentId: reply!.id, createdAt: new Date("2026-01-01T12:00:00Z") });
     const view = await loadLessonComments(db, learner, lessonId);
     expect(view.count).toBe(3);
-    expect(view.threads.map((t) => [t.content, t.replies.map((r) => r.content)])).toEqual([["topo", ["resposta"]], ["neta", []]]);
+    expect(view.threads.map((t) => [t.content, t.replies.map((r) => r.content)])).toEqual([
+      ["topo", ["resposta"]],
+      ["neta", []],
+    ]);
     expect(view.threads[0]).toMatchObject({ authorLabel: "Você", isOwn: true, createdAt: "2026-01-01T10:00:00.000Z" });
     expect(view.threads[0]!.replies[0]).toMatchObject({ authorLabel: "Admin", authorIsAdmin: true, isOwn: false });
   });
@@ -97,12 +138,18 @@ describe("loadLessonComments", () => {
     const lessonId = await newLesson();
     const learner = await person("Caio");
     const at = new Date("2026-02-02T09:00:00Z");
-    const rows = await db.insert(lessonComments).values([
-      { lessonId, userId: learner.id, content: "b", createdAt: new Date(at.getTime() + 1000) },
-      { lessonId, userId: learner.id, content: "a1", createdAt: at },
-      { lessonId, userId: learner.id, content: "a2", createdAt: at },
-    ]).returning();
-    const sameTime = rows.filter((r) => r.createdAt.getTime() === at.getTime()).sort((x, y) => (x.id < y.id ? -1 : 1)).map((r) => r.content);
+    const rows = await db
+      .insert(lessonComments)
+      .values([
+        { lessonId, userId: learner.id, content: "b", createdAt: new Date(at.getTime() + 1000) },
+        { lessonId, userId: learner.id, content: "a1", createdAt: at },
+        { lessonId, userId: learner.id, content: "a2", createdAt: at },
+      ])
+      .returning();
+    const sameTime = rows
+      .filter((r) => r.createdAt.getTime() === at.getTime())
+      .sort((x, y) => (x.id < y.id ? -1 : 1))
+      .map((r) => r.content);
     const view = await loadLessonComments(db, { id: crypto.randomUUID(), isAdmin: false }, lessonId);
     expect(view.threads.map((t) => t.content)).toEqual([...sameTime, "b"]);
     expect(view.threads.map((t) => t.authorLabel)).toEqual(["Caio", "Caio", "Caio"]);

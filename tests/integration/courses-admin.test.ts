@@ -119,7 +119,9 @@ describe("admin guards on every loader and action", () => {
       () => bannerEdit.loader(args(request("/courses/banner/edit", { jar: learner }), ctx())),
     ];
     for (const page of pages) expect(await call(page)).toMatchObject({ status: 302, location: "/" });
-    const anon = await call(() => moduleEdit.loader(args(request(`/courses/modules/${module.id}/edit`, { jar: anonymous }), ctx(), { moduleId: module.id })));
+    const anon = await call(() =>
+      moduleEdit.loader(args(request(`/courses/modules/${module.id}/edit`, { jar: anonymous }), ctx(), { moduleId: module.id })),
+    );
     expect(anon.status).toBe(302);
     expect(anon.location).toMatch(/^\/signin\?redirectTo=/);
   });
@@ -129,9 +131,20 @@ describe("admin guards on every loader and action", () => {
     const lesson = await createLesson(module.id);
     const png = { bytes: PNG, name: "capa.png", type: "image/png" };
     const posts = [
-      () => moduleEdit.action(args(multipart(`/courses/modules/${module.id}/edit`, learner, moduleForm({ image_file: png })), ctx(), { moduleId: module.id })),
-      () => lessonEdit.action(args(multipart(`/courses/lessons/${lesson.id}/edit`, learner, lessonForm({ thumbnail_file: png })), ctx(), { lessonId: lesson.id })),
-      () => materialsRoute.action(args(multipart(`/courses/lessons/${lesson.id}/materials`, learner, { intent: "upload", file: { bytes: PDF, name: "a.pdf" } }), ctx(), { lessonId: lesson.id })),
+      () =>
+        moduleEdit.action(
+          args(multipart(`/courses/modules/${module.id}/edit`, learner, moduleForm({ image_file: png })), ctx(), { moduleId: module.id }),
+        ),
+      () =>
+        lessonEdit.action(
+          args(multipart(`/courses/lessons/${lesson.id}/edit`, learner, lessonForm({ thumbnail_file: png })), ctx(), { lessonId: lesson.id }),
+        ),
+      () =>
+        materialsRoute.action(
+          args(multipart(`/courses/lessons/${lesson.id}/materials`, learner, { intent: "upload", file: { bytes: PDF, name: "a.pdf" } }), ctx(), {
+            lessonId: lesson.id,
+          }),
+        ),
       () => bannerEdit.action(args(multipart("/courses/banner/edit", learner, { title: "Hack", background_image_file: png }), ctx())),
     ];
     for (const post of posts) expect(await call(post)).toMatchObject({ status: 403, data: { error: "Acesso restrito a administradores." } });
@@ -144,11 +157,19 @@ describe("admin guards on every loader and action", () => {
     const module = await createModule();
     await db.update(appConfig).set({ configValue: false }).where(eq(appConfig.configKey, "feature_teacher_flix"));
     try {
-      const page = await call(() => moduleEdit.loader(args(request(`/courses/modules/${module.id}/edit`, { jar: admin }), ctx(), { moduleId: module.id })));
+      const page = await call(() =>
+        moduleEdit.loader(args(request(`/courses/modules/${module.id}/edit`, { jar: admin }), ctx(), { moduleId: module.id })),
+      );
       expect(page).toMatchObject({ status: 403, data: { featureDisabled: true } });
-      const post = await call(() => moduleEdit.action(args(multipart(`/courses/modules/${module.id}/edit`, admin, moduleForm()), ctx(), { moduleId: module.id })));
+      const post = await call(() =>
+        moduleEdit.action(args(multipart(`/courses/modules/${module.id}/edit`, admin, moduleForm()), ctx(), { moduleId: module.id })),
+      );
       expect(post.status).toBe(403);
-      const download = await call(() => downloadRoute.loader(args(request(`/courses/lessons/x/materials/y/download`, { jar: learner }), ctx(), { lessonId: MISSING_ID, file: "y" })));
+      const download = await call(() =>
+        downloadRoute.loader(
+          args(request(`/courses/lessons/x/materials/y/download`, { jar: learner }), ctx(), { lessonId: MISSING_ID, file: "y" }),
+        ),
+      );
       expect(download.status).toBe(403);
       expect((await moduleRow(module.id)).title).toBe("Módulo de teste");
     } finally {
@@ -176,10 +197,14 @@ describe("module edit (/courses/modules/:id/edit)", () => {
     const outcome = await call(() =>
       moduleEdit.action(
         args(
-          multipart(`/courses/modules/${module.id}/edit`, admin, moduleForm({
-            image_file: { bytes: PNG, name: "capa.png", type: "image/png" },
-            banner_file: { bytes: PNG, name: "banner.jpg", type: "image/jpeg" }, // declared type is not trusted
-          })),
+          multipart(
+            `/courses/modules/${module.id}/edit`,
+            admin,
+            moduleForm({
+              image_file: { bytes: PNG, name: "capa.png", type: "image/png" },
+              banner_file: { bytes: PNG, name: "banner.jpg", type: "image/jpeg" }, // declared type is not trusted
+            }),
+          ),
           ctx(),
           { moduleId: module.id },
         ),
@@ -190,7 +215,12 @@ describe("module edit (/courses/modules/:id/edit)", () => {
 
     const saved = await moduleRow(module.id);
     expect(saved).toMatchObject({
-      title: "Módulo editado", description: "Nova descrição", bannerTitle: "Banner editado", bannerSubtitle: "Subtítulo editado", available: "no", orderIndex: 3,
+      title: "Módulo editado",
+      description: "Nova descrição",
+      bannerTitle: "Banner editado",
+      bannerSubtitle: "Subtítulo editado",
+      available: "no",
+      orderIndex: 3,
     });
     expect(saved.imageUrl).toMatch(/^\/media\/modules\/[0-9a-f-]{36}\.png$/);
     expect(saved.bannerUrl).toMatch(/^\/media\/banners\/[0-9a-f-]{36}\.png$/);
@@ -205,18 +235,30 @@ describe("module edit (/courses/modules/:id/edit)", () => {
     const module = await createModule();
     const path = `/courses/modules/${module.id}/edit`;
     const png = { bytes: PNG, name: "capa.png", type: "image/png" };
-    await call(() => moduleEdit.action(args(multipart(path, admin, moduleForm({ image_file: png, banner_url: "https://cdn.example/b.jpg" })), ctx(), { moduleId: module.id })));
+    await call(() =>
+      moduleEdit.action(
+        args(multipart(path, admin, moduleForm({ image_file: png, banner_url: "https://cdn.example/b.jpg" })), ctx(), { moduleId: module.id }),
+      ),
+    );
     const first = (await moduleRow(module.id)).imageUrl!;
     expect(await bucket.keys()).toEqual([first.slice(7)]);
 
-    await call(() => moduleEdit.action(args(multipart(path, admin, moduleForm({ image_url: first, image_file: png, banner_url: "https://cdn.example/b.jpg" })), ctx(), { moduleId: module.id })));
+    await call(() =>
+      moduleEdit.action(
+        args(multipart(path, admin, moduleForm({ image_url: first, image_file: png, banner_url: "https://cdn.example/b.jpg" })), ctx(), {
+          moduleId: module.id,
+        }),
+      ),
+    );
     const second = await moduleRow(module.id);
     expect(second.imageUrl).not.toBe(first);
     expect(second.bannerUrl).toBe("https://cdn.example/b.jpg");
     expect(await bucket.keys()).toEqual([second.imageUrl!.slice(7)]);
 
     // keeping the URL keeps the object; clearing it deletes the object
-    await call(() => moduleEdit.action(args(multipart(path, admin, moduleForm({ image_url: second.imageUrl! })), ctx(), { moduleId: module.id })));
+    await call(() =>
+      moduleEdit.action(args(multipart(path, admin, moduleForm({ image_url: second.imageUrl! })), ctx(), { moduleId: module.id })),
+    );
     expect(await bucket.keys()).toEqual([second.imageUrl!.slice(7)]);
     await call(() => moduleEdit.action(args(multipart(path, admin, moduleForm({ image_url: "" })), ctx(), { moduleId: module.id })));
     expect((await moduleRow(module.id)).imageUrl).toBeNull();
@@ -228,7 +270,16 @@ describe("module edit (/courses/modules/:id/edit)", () => {
     const outcome = await call<{ result: { error: Record<string, string[]>; initialValue: Record<string, string> } }>(() =>
       moduleEdit.action(
         args(
-          multipart(`/courses/modules/${module.id}/edit`, admin, moduleForm({ title: "ab", order_index: "-1", description: "x".repeat(501), image_file: { bytes: PNG, name: "capa.png", type: "image/png" } })),
+          multipart(
+            `/courses/modules/${module.id}/edit`,
+            admin,
+            moduleForm({
+              title: "ab",
+              order_index: "-1",
+              description: "x".repeat(501),
+              image_file: { bytes: PNG, name: "capa.png", type: "image/png" },
+            }),
+          ),
           ctx(),
           { moduleId: module.id },
         ),
@@ -249,15 +300,37 @@ describe("module edit (/courses/modules/:id/edit)", () => {
     const module = await createModule();
     const outcome = await call<{ result: { error: Record<string, string[]> }; notice: { title: string; description: string } }>(() =>
       moduleEdit.action(
-        args(multipart(`/courses/modules/${module.id}/edit`, admin, moduleForm({ image_file: { bytes: FAKE_PNG, name: "foto.png", type: "image/png" } })), ctx(), { moduleId: module.id }),
+        args(
+          multipart(
+            `/courses/modules/${module.id}/edit`,
+            admin,
+            moduleForm({ image_file: { bytes: FAKE_PNG, name: "foto.png", type: "image/png" } }),
+          ),
+          ctx(),
+          { moduleId: module.id },
+        ),
       ),
     );
     expect(outcome.status).toBe(400);
     expect(outcome.data.result.error.image_file).toEqual(["Por favor selecione um arquivo de imagem"]);
-    expect(outcome.data.notice).toEqual({ tone: "error", title: "Erro", description: "Falha ao enviar imagem: Por favor selecione um arquivo de imagem" });
+    expect(outcome.data.notice).toEqual({
+      tone: "error",
+      title: "Erro",
+      description: "Falha ao enviar imagem: Por favor selecione um arquivo de imagem",
+    });
     const svg = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
     const svgOutcome = await call(() =>
-      moduleEdit.action(args(multipart(`/courses/modules/${module.id}/edit`, admin, moduleForm({ banner_file: { bytes: svg, name: "x.svg", type: "image/svg+xml" } })), ctx(), { moduleId: module.id })),
+      moduleEdit.action(
+        args(
+          multipart(
+            `/courses/modules/${module.id}/edit`,
+            admin,
+            moduleForm({ banner_file: { bytes: svg, name: "x.svg", type: "image/svg+xml" } }),
+          ),
+          ctx(),
+          { moduleId: module.id },
+        ),
+      ),
     );
     expect(svgOutcome.status).toBe(400);
     expect(await bucket.keys()).toEqual([]);
@@ -269,7 +342,17 @@ describe("module edit (/courses/modules/:id/edit)", () => {
     const big = new Uint8Array(IMAGE_LIMIT + 1);
     big.set(PNG);
     const outcome = await call<{ result: { error: Record<string, string[]> }; notice: { description: string } }>(() =>
-      moduleEdit.action(args(multipart(`/courses/modules/${module.id}/edit`, admin, moduleForm({ image_file: { bytes: big, name: "grande.png", type: "image/png" } })), ctx(), { moduleId: module.id })),
+      moduleEdit.action(
+        args(
+          multipart(
+            `/courses/modules/${module.id}/edit`,
+            admin,
+            moduleForm({ image_file: { bytes: big, name: "grande.png", type: "image/png" } }),
+          ),
+          ctx(),
+          { moduleId: module.id },
+        ),
+      ),
     );
     expect(outcome.status).toBe(413);
     expect(outcome.data.result.error.image_file).toEqual(["Imagem muito grande. Máximo 5MB"]);
@@ -278,7 +361,17 @@ describe("module edit (/courses/modules/:id/edit)", () => {
     // exactly 5 MB is fine
     const limit = big.subarray(0, IMAGE_LIMIT);
     const ok = await call(() =>
-      moduleEdit.action(args(multipart(`/courses/modules/${module.id}/edit`, admin, moduleForm({ image_file: { bytes: limit, name: "limite.png", type: "image/png" } })), ctx(), { moduleId: module.id })),
+      moduleEdit.action(
+        args(
+          multipart(
+            `/courses/modules/${module.id}/edit`,
+            admin,
+            moduleForm({ image_file: { bytes: limit, name: "limite.png", type: "image/png" } }),
+          ),
+          ctx(),
+          { moduleId: module.id },
+        ),
+      ),
     );
     expect(ok.status).toBe(302);
     await bucket.clear();
@@ -295,7 +388,9 @@ describe("module edit (/courses/modules/:id/edit)", () => {
   it("removes the stored image again when the module is gone (404) or the save fails (500)", async () => {
     const png = { bytes: PNG, name: "capa.png", type: "image/png" };
     const gone = await call<{ notice: { description: string } }>(() =>
-      moduleEdit.action(args(multipart(`/courses/modules/${MISSING_ID}/edit`, admin, moduleForm({ image_file: png })), ctx(), { moduleId: MISSING_ID })),
+      moduleEdit.action(
+        args(multipart(`/courses/modules/${MISSING_ID}/edit`, admin, moduleForm({ image_file: png })), ctx(), { moduleId: MISSING_ID }),
+      ),
     );
     expect(gone.status).toBe(404);
     expect(gone.data.notice.description).toBe("Falha ao atualizar módulo: Módulo não encontrado");
@@ -304,7 +399,9 @@ describe("module edit (/courses/modules/:id/edit)", () => {
     const module = await createModule();
     const failing = contextFor(failingExecute(db), { MEDIA: bucket.bucket });
     const failed = await call<{ notice: { title: string; description: string } }>(() =>
-      moduleEdit.action(args(multipart(`/courses/modules/${module.id}/edit`, admin, moduleForm({ image_file: png })), failing, { moduleId: module.id })),
+      moduleEdit.action(
+        args(multipart(`/courses/modules/${module.id}/edit`, admin, moduleForm({ image_file: png })), failing, { moduleId: module.id }),
+      ),
     );
     expect(failed.status).toBe(500);
     expect(failed.data.notice).toEqual({ tone: "error", title: "Erro", description: "Falha ao atualizar módulo: conexão perdida" });
@@ -329,7 +426,12 @@ describe("lesson edit (/courses/lessons/:id/edit)", () => {
     const outcome = await call<{ lesson: Record<string, unknown> }>(() =>
       lessonEdit.loader(args(request(`/courses/lessons/${lesson.id}/edit`, { jar: admin }), ctx(), { lessonId: lesson.id })),
     );
-    expect(outcome.data.lesson).toMatchObject({ title: "Aula de teste", moduleTitle: "Módulo X", durationSeconds: 300, iframe: '<iframe src="https://www.loom.com/embed/a"></iframe>' });
+    expect(outcome.data.lesson).toMatchObject({
+      title: "Aula de teste",
+      moduleTitle: "Módulo X",
+      durationSeconds: 300,
+      iframe: '<iframe src="https://www.loom.com/embed/a"></iframe>',
+    });
     expect((await call(() => lessonEdit.loader(args(request("/x", { jar: admin }), ctx(), { lessonId: MISSING_ID })))).status).toBe(404);
   });
 
@@ -338,13 +440,28 @@ describe("lesson edit (/courses/lessons/:id/edit)", () => {
     const lesson = await createLesson(module.id);
     const outcome = await call(() =>
       lessonEdit.action(
-        args(multipart(`/courses/lessons/${lesson.id}/edit`, admin, lessonForm({ thumbnail_file: { bytes: PNG, name: "thumb.png", type: "image/png" } })), ctx(), { lessonId: lesson.id }),
+        args(
+          multipart(
+            `/courses/lessons/${lesson.id}/edit`,
+            admin,
+            lessonForm({ thumbnail_file: { bytes: PNG, name: "thumb.png", type: "image/png" } }),
+          ),
+          ctx(),
+          { lessonId: lesson.id },
+        ),
       ),
     );
     expect(outcome).toMatchObject({ status: 302, location: `/courses/lessons/${lesson.id}` });
     expect(await toastOf(outcome)).toEqual({ type: "success", title: "Sucesso", description: "Aula atualizada com sucesso" });
     const saved = await lessonRow(lesson.id);
-    expect(saved).toMatchObject({ title: "Aula editada", description: "Sobre a aula", videoUrl: "https://vimeo.com/76979871", iframe: null, durationSeconds: 600, orderIndex: 2 });
+    expect(saved).toMatchObject({
+      title: "Aula editada",
+      description: "Sobre a aula",
+      videoUrl: "https://vimeo.com/76979871",
+      iframe: null,
+      durationSeconds: 600,
+      orderIndex: 2,
+    });
     expect(saved.thumbnailUrl).toMatch(/^\/media\/thumbnails\/[0-9a-f-]{36}\.png$/);
     expect(await bucket.keys()).toEqual([saved.thumbnailUrl!.slice(7)]);
   });
@@ -354,7 +471,9 @@ describe("lesson edit (/courses/lessons/:id/edit)", () => {
     const lesson = await createLesson(module.id);
     const iframe = '<iframe src="https://player.vimeo.com/video/76979871" width="640"></iframe>';
     const outcome = await call(() =>
-      lessonEdit.action(args(multipart(`/courses/lessons/${lesson.id}/edit`, admin, lessonForm({ video_url: "", iframe })), ctx(), { lessonId: lesson.id })),
+      lessonEdit.action(
+        args(multipart(`/courses/lessons/${lesson.id}/edit`, admin, lessonForm({ video_url: "", iframe })), ctx(), { lessonId: lesson.id }),
+      ),
     );
     expect(outcome.status).toBe(302);
     expect(await lessonRow(lesson.id)).toMatchObject({ videoUrl: null, iframe });
@@ -365,21 +484,41 @@ describe("lesson edit (/courses/lessons/:id/edit)", () => {
     const lesson = await createLesson(module.id);
     const path = `/courses/lessons/${lesson.id}/edit`;
     type Reply = { result: { error: Record<string, string[]>; initialValue: Record<string, string> } };
-    const noVideo = await call<Reply>(() => lessonEdit.action(args(multipart(path, admin, lessonForm({ video_url: "" })), ctx(), { lessonId: lesson.id })));
+    const noVideo = await call<Reply>(() =>
+      lessonEdit.action(args(multipart(path, admin, lessonForm({ video_url: "" })), ctx(), { lessonId: lesson.id })),
+    );
     expect(noVideo.status).toBe(400);
     expect(noVideo.data.result.error).toEqual({ video_url: ["Forneça uma URL de vídeo ou código iframe"] });
     expect(noVideo.data.result.initialValue).toMatchObject({ title: "Aula editada", description: "Sobre a aula" });
 
     const foreign = await call<Reply>(() =>
-      lessonEdit.action(args(multipart(path, admin, lessonForm({ video_url: "", iframe: '<iframe src="https://evil.example/x"></iframe><script>alert(1)</script>' })), ctx(), { lessonId: lesson.id })),
+      lessonEdit.action(
+        args(
+          multipart(
+            path,
+            admin,
+            lessonForm({ video_url: "", iframe: '<iframe src="https://evil.example/x"></iframe><script>alert(1)</script>' }),
+          ),
+          ctx(),
+          { lessonId: lesson.id },
+        ),
+      ),
     );
-    expect(foreign.data.result.error.iframe).toEqual(["Código iframe não permitido: use um vídeo do YouTube, Vimeo ou outro provedor suportado."]);
+    expect(foreign.data.result.error.iframe).toEqual([
+      "Código iframe não permitido: use um vídeo do YouTube, Vimeo ou outro provedor suportado.",
+    ]);
 
-    const long = await call<Reply>(() => lessonEdit.action(args(multipart(path, admin, lessonForm({ description: "x".repeat(1001) })), ctx(), { lessonId: lesson.id })));
+    const long = await call<Reply>(() =>
+      lessonEdit.action(args(multipart(path, admin, lessonForm({ description: "x".repeat(1001) })), ctx(), { lessonId: lesson.id })),
+    );
     expect(long.data.result.error).toEqual({ description: ["Máximo 1000 caracteres"] });
 
     const fake = await call<Reply>(() =>
-      lessonEdit.action(args(multipart(path, admin, lessonForm({ thumbnail_file: { bytes: FAKE_PNG, name: "thumb.png", type: "image/png" } })), ctx(), { lessonId: lesson.id })),
+      lessonEdit.action(
+        args(multipart(path, admin, lessonForm({ thumbnail_file: { bytes: FAKE_PNG, name: "thumb.png", type: "image/png" } })), ctx(), {
+          lessonId: lesson.id,
+        }),
+      ),
     );
     expect(fake.status).toBe(400);
     expect(fake.data.result.error).toEqual({ thumbnail_file: ["Por favor selecione um arquivo de imagem"] });
@@ -399,7 +538,9 @@ describe("lesson edit (/courses/lessons/:id/edit)", () => {
 
 describe("courses banner (/courses/banner/edit)", () => {
   it("loads the active banner and saves it with an image; one active banner per section", async () => {
-    const loaded = await call<{ banner: { title: string; isActive: boolean } }>(() => bannerEdit.loader(args(request("/courses/banner/edit", { jar: admin }), ctx())));
+    const loaded = await call<{ banner: { title: string; isActive: boolean } }>(() =>
+      bannerEdit.loader(args(request("/courses/banner/edit", { jar: admin }), ctx())),
+    );
     expect(loaded.data.banner).toMatchObject({ title: "Teacher FLIX", isActive: true });
     // a second, older active banner (legacy data) is switched off by the save
     await db.insert(siteBanners).values({ section: "courses", title: "Antigo", isActive: true, updatedAt: new Date("2020-01-01") });
@@ -421,7 +562,10 @@ describe("courses banner (/courses/banner/edit)", () => {
     );
     expect(outcome).toMatchObject({ status: 302, location: "/courses" });
     expect(await toastOf(outcome)).toEqual({ type: "success", title: "Sucesso", description: "Banner atualizado com sucesso" });
-    const active = await db.select().from(siteBanners).where(sql`${siteBanners.section} = 'courses' and ${siteBanners.isActive}`);
+    const active = await db
+      .select()
+      .from(siteBanners)
+      .where(sql`${siteBanners.section} = 'courses' and ${siteBanners.isActive}`);
     expect(active).toHaveLength(1);
     expect(active[0]).toMatchObject({ title: "Novo banner", subtitle: "Linha 1 || Linha 2", backgroundGradient: null });
     expect(active[0]!.backgroundImageUrl).toMatch(/^\/media\/banners\/.+\.png$/);
@@ -466,14 +610,20 @@ describe("materials (/courses/lessons/:id/materials) and downloads", () => {
     expect(key).toMatch(new RegExp(`^lesson-materials/${lesson.id}/(\\d+)_Apostila___Aula_1\\.pdf$`));
     expect(Number(/\/(\d+)_/.exec(key!)![1])).toBeGreaterThanOrEqual(before);
     const materials = (await lessonRow(lesson.id)).downloadableMaterials;
-    expect(materials).toEqual([{ title: "Apostila – Aula 1", type: "PDF", size: "598 B", url: `/media/${key}`, uploadedAt: expect.any(String) }]);
+    expect(materials).toEqual([
+      { title: "Apostila – Aula 1", type: "PDF", size: "598 B", url: `/media/${key}`, uploadedAt: expect.any(String) },
+    ]);
 
     // the learner downloads it through the app
     const file = key!.split("/").pop()!;
-    const download = await downloadRoute.loader(args(request(`/courses/lessons/${lesson.id}/materials/${file}/download`, { jar: learner }), ctx(), { lessonId: lesson.id, file }));
+    const download = await downloadRoute.loader(
+      args(request(`/courses/lessons/${lesson.id}/materials/${file}/download`, { jar: learner }), ctx(), { lessonId: lesson.id, file }),
+    );
     expect(download.status).toBe(200);
     expect(download.headers.get("Content-Type")).toBe("application/pdf");
-    expect(download.headers.get("Content-Disposition")).toBe(`attachment; filename="Apostila _ Aula 1.pdf"; filename*=UTF-8''Apostila%20%E2%80%93%20Aula%201.pdf`);
+    expect(download.headers.get("Content-Disposition")).toBe(
+      `attachment; filename="Apostila _ Aula 1.pdf"; filename*=UTF-8''Apostila%20%E2%80%93%20Aula%201.pdf`,
+    );
     expect(download.headers.get("Content-Length")).toBe(String(PDF.length));
     expect(new Uint8Array(await download.arrayBuffer())).toEqual(PDF);
 
@@ -503,7 +653,12 @@ describe("materials (/courses/lessons/:id/materials) and downloads", () => {
     expect(await bucket.keys()).toEqual([]);
     expect((await lessonRow(lesson.id)).downloadableMaterials).toEqual([]);
 
-    const declared = multipart(`/courses/lessons/${lesson.id}/materials`, admin, { intent: "upload", file: { bytes: PDF, name: "a.pdf" } }, { "Content-Length": String(60 * 1024 * 1024) });
+    const declared = multipart(
+      `/courses/lessons/${lesson.id}/materials`,
+      admin,
+      { intent: "upload", file: { bytes: PDF, name: "a.pdf" } },
+      { "Content-Length": String(60 * 1024 * 1024) },
+    );
     const refused = await call(() => materialsRoute.action(args(declared, ctx(), { lessonId: lesson.id })));
     expect(refused.status).toBe(413);
     expect(declared.bodyUsed).toBe(false);
@@ -515,7 +670,11 @@ describe("materials (/courses/lessons/:id/materials) and downloads", () => {
     const lesson = await createLesson(module.id);
     const outcome = await upload(lesson.id, { bytes: PDF, name: "a.pdf" }, admin, contextFor(failingExecute(db), { MEDIA: bucket.bucket }));
     expect(outcome.status).toBe(500);
-    expect(outcome.data.notice).toEqual({ tone: "error", title: "Erro no upload", description: "Falha ao salvar informações do arquivo: conexão perdida" });
+    expect(outcome.data.notice).toEqual({
+      tone: "error",
+      title: "Erro no upload",
+      description: "Falha ao salvar informações do arquivo: conexão perdida",
+    });
     expect(await bucket.keys()).toEqual([]);
   });
 
@@ -539,16 +698,31 @@ describe("materials (/courses/lessons/:id/materials) and downloads", () => {
     const file = first.url.split("/").pop()!;
 
     const ask = await call(() =>
-      materialsRoute.action(args(request(path, { jar: admin, form: { intent: "remove", url: first.url, file, redirectTo: `/courses/lessons/${lesson.id}` } }), ctx(), { lessonId: lesson.id })),
+      materialsRoute.action(
+        args(
+          request(path, { jar: admin, form: { intent: "remove", url: first.url, file, redirectTo: `/courses/lessons/${lesson.id}` } }),
+          ctx(),
+          { lessonId: lesson.id },
+        ),
+      ),
     );
     expect(ask).toMatchObject({ status: 302, location: `${path}?remover=${encodeURIComponent(file)}#painel-admin` });
-    const page = await call<{ confirm: DownloadableMaterial | null }>(() => materialsRoute.loader(args(request(`${path}?remover=${file}`, { jar: admin }), ctx(), { lessonId: lesson.id })));
+    const page = await call<{ confirm: DownloadableMaterial | null }>(() =>
+      materialsRoute.loader(args(request(`${path}?remover=${file}`, { jar: admin }), ctx(), { lessonId: lesson.id })),
+    );
     expect(page.data.confirm).toEqual(first);
     expect(await bucket.keys()).toHaveLength(2);
 
     const removed = await call(() =>
       materialsRoute.action(
-        args(request(path, { jar: admin, form: { intent: "remove", url: first.url, confirmed: "yes", redirectTo: `/courses/lessons/${lesson.id}` } }), ctx(), { lessonId: lesson.id }),
+        args(
+          request(path, {
+            jar: admin,
+            form: { intent: "remove", url: first.url, confirmed: "yes", redirectTo: `/courses/lessons/${lesson.id}` },
+          }),
+          ctx(),
+          { lessonId: lesson.id },
+        ),
       ),
     );
     expect(removed).toMatchObject({ status: 302, location: `/courses/lessons/${lesson.id}` });
@@ -567,14 +741,28 @@ describe("materials (/courses/lessons/:id/materials) and downloads", () => {
 
   it("answers 'URL inválida' for an entry outside our storage and keeps it; learners cannot remove", async () => {
     const module = await createModule();
-    const external: DownloadableMaterial = { title: "antigo", type: "PDF", size: "1.0 KB", url: "https://old.example/storage/v1/object/public/x.pdf", uploadedAt: new Date().toISOString() };
+    const external: DownloadableMaterial = {
+      title: "antigo",
+      type: "PDF",
+      size: "1.0 KB",
+      url: "https://old.example/storage/v1/object/public/x.pdf",
+      uploadedAt: new Date().toISOString(),
+    };
     const lesson = await createLesson(module.id, { downloadableMaterials: [external] });
     const path = `/courses/lessons/${lesson.id}/materials`;
-    const invalid = await call(() => materialsRoute.action(args(request(path, { jar: admin, form: { intent: "remove", url: external.url, confirmed: "yes" } }), ctx(), { lessonId: lesson.id })));
+    const invalid = await call(() =>
+      materialsRoute.action(
+        args(request(path, { jar: admin, form: { intent: "remove", url: external.url, confirmed: "yes" } }), ctx(), { lessonId: lesson.id }),
+      ),
+    );
     expect(await toastOf(invalid)).toEqual({ type: "error", title: "Erro ao remover arquivo", description: "URL inválida" });
     expect((await lessonRow(lesson.id)).downloadableMaterials).toEqual([external]);
 
-    const forbidden = await call(() => materialsRoute.action(args(request(path, { jar: learner, form: { intent: "remove", url: external.url, confirmed: "yes" } }), ctx(), { lessonId: lesson.id })));
+    const forbidden = await call(() =>
+      materialsRoute.action(
+        args(request(path, { jar: learner, form: { intent: "remove", url: external.url, confirmed: "yes" } }), ctx(), { lessonId: lesson.id }),
+      ),
+    );
     expect(forbidden.status).toBe(403);
     expect((await lessonRow(lesson.id)).downloadableMaterials).toEqual([external]);
   });

@@ -15,9 +15,7 @@ import * as moduleRoute from "~/routes/_app+/courses+/modules.$moduleId";
 import { createSession } from "~/server/auth.server";
 import type { Database } from "~/server/db.server";
 import { isFeatureDisabled } from "~/server/flags.server";
-import {
-  appConfig, lessonComments, lessons, modules, siteBanners, userLessonProgress, userRoles, users,
-} from "~/server/schema";
+import { appConfig, lessonComments, lessons, modules, siteBanners, userLessonProgress, userRoles, users } from "~/server/schema";
 import { takeToast } from "~/server/toast.server";
 import { DEV_ACCOUNTS, seedDevelopment } from "../../scripts/lib/seed";
 import { args, call, contextFor, CookieJar, createTestDb, request, type Outcome } from "./harness";
@@ -76,8 +74,18 @@ async function seededModules(db: Database): Promise<SeededModule[]> {
 
 async function addModule(
   db: Database,
-  { title = "Módulo extra", orderIndex, available = "yes" as "yes" | "no", lessonCount = 1, seconds = 90 }: {
-    title?: string; orderIndex: number; available?: "yes" | "no"; lessonCount?: number; seconds?: number;
+  {
+    title = "Módulo extra",
+    orderIndex,
+    available = "yes" as "yes" | "no",
+    lessonCount = 1,
+    seconds = 90,
+  }: {
+    title?: string;
+    orderIndex: number;
+    available?: "yes" | "no";
+    lessonCount?: number;
+    seconds?: number;
   },
 ): Promise<SeededModule> {
   const [created] = await db.insert(modules).values({ title, orderIndex, available }).returning({ id: modules.id });
@@ -85,7 +93,13 @@ async function addModule(
   for (let index = 0; index < lessonCount; index++) {
     const [lesson] = await db
       .insert(lessons)
-      .values({ moduleId: created!.id, title: `${title} — aula ${index + 1}`, orderIndex: index + 1, durationSeconds: seconds, videoUrl: "https://youtu.be/x" })
+      .values({
+        moduleId: created!.id,
+        title: `${title} — aula ${index + 1}`,
+        orderIndex: index + 1,
+        durationSeconds: seconds,
+        videoUrl: "https://youtu.be/x",
+      })
       .returning({ id: lessons.id });
     ids.push(lesson!.id);
   }
@@ -263,7 +277,13 @@ describe("module page", () => {
     await act(world, target.lessons[1]!, { intent: "complete" }, learner);
     const { status, data } = await loadModule(world, target.id, learner);
     expect(status).toBe(200);
-    expect(data.page.module).toMatchObject({ id: target.id, orderIndex: 1, title: "Primeiros Passos no Inglês", available: true, bannerTitle: null });
+    expect(data.page.module).toMatchObject({
+      id: target.id,
+      orderIndex: 1,
+      title: "Primeiros Passos no Inglês",
+      available: true,
+      bannerTitle: null,
+    });
     expect(data.page.lessons.map((l) => [l.id, l.completed])).toEqual([
       [target.lessons[1], true],
       [target.lessons[2], false],
@@ -388,7 +408,10 @@ describe("lesson completion and statistics", () => {
 
     const again = await act(world, lessonId, { intent: "complete" }, learner);
     expect(again.status).toBe(302);
-    const twice = await Promise.all([act(world, lessonId, { intent: "complete" }, learner), act(world, lessonId, { intent: "complete" }, learner)]);
+    const twice = await Promise.all([
+      act(world, lessonId, { intent: "complete" }, learner),
+      act(world, lessonId, { intent: "complete" }, learner),
+    ]);
     expect(twice.map((o) => o.status)).toEqual([302, 302]);
     expect(await statisticsOf(world.db, learner.id)).toEqual({ lessonsWatched: 1, modulesCompleted: 0, courseCompletion: 0 });
     const rows = await world.db.select().from(userLessonProgress).where(eq(userLessonProgress.userId, learner.id));
@@ -449,7 +472,9 @@ describe("lesson completion and statistics", () => {
     const original = console.error;
     console.error = (...values: unknown[]) => void errors.push(values);
     const outcome = await call(() =>
-      lessonRoute.action(args(request(`/courses/lessons/${lessonId}`, { form: { intent: "complete" }, jar: learner.jar }), context, { lessonId })),
+      lessonRoute.action(
+        args(request(`/courses/lessons/${lessonId}`, { form: { intent: "complete" }, jar: learner.jar }), context, { lessonId }),
+      ),
     ).finally(() => (console.error = original));
     expect(outcome.status).toBe(500);
     expect(outcome.data).toEqual({ intent: "complete", error: "Erro: Não foi possível marcar a aula como concluída." });
@@ -482,7 +507,11 @@ describe("comments", () => {
     expect(row!.content).toBe("<script>alert('oi')</script> & <b>negrito</b>\n  segunda linha");
     expect(row!.parentId).toBeNull();
     expect(outcome.location).toBe(`/courses/lessons/${lessonId}?tab=comentarios#comentario-${row!.id}`);
-    expect(await toastOf(outcome)).toEqual({ type: "success", title: "Comentário adicionado!", description: "Seu comentário foi publicado com sucesso." });
+    expect(await toastOf(outcome)).toEqual({
+      type: "success",
+      title: "Comentário adicionado!",
+      description: "Seu comentário foi publicado com sucesso.",
+    });
     const view = await comments(world.learner);
     expect(view.count).toBe(1);
     expect(view.threads[0]).toMatchObject({ content: row!.content, authorLabel: "Você", isOwn: true, authorIsAdmin: false, replies: [] });
@@ -580,12 +609,25 @@ describe("query counts (30 modules × 20 lessons)", () => {
   let moduleId: string;
   let lessonId: string;
   const measure = async () => {
-    const catalogue = await loadPage(world, "/courses", [root.loader, appLayout.loader, coursesLayout.loader, cataloguePage.loader], world.learner);
+    const catalogue = await loadPage(
+      world,
+      "/courses",
+      [root.loader, appLayout.loader, coursesLayout.loader, cataloguePage.loader],
+      world.learner,
+    );
     const modulePage = await loadPage(
-      world, `/courses/modules/${moduleId}`, [root.loader, appLayout.loader, coursesLayout.loader, moduleRoute.loader], world.learner, { moduleId },
+      world,
+      `/courses/modules/${moduleId}`,
+      [root.loader, appLayout.loader, coursesLayout.loader, moduleRoute.loader],
+      world.learner,
+      { moduleId },
     );
     const lessonPage = await loadPage(
-      world, `/courses/lessons/${lessonId}`, [root.loader, appLayout.loader, coursesLayout.loader, lessonRoute.loader], world.learner, { lessonId },
+      world,
+      `/courses/lessons/${lessonId}`,
+      [root.loader, appLayout.loader, coursesLayout.loader, lessonRoute.loader],
+      world.learner,
+      { lessonId },
     );
     for (const page of [catalogue, modulePage, lessonPage]) expect(page.results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     return { catalogue, modulePage, lessonPage };
@@ -604,7 +646,8 @@ describe("query counts (30 modules × 20 lessons)", () => {
     expect(small.lessonPage.queries).toBe(4);
 
     const big: SeededModule[] = [];
-    for (let index = 0; index < 30; index++) big.push(await addModule(world.db, { title: `Módulo ${index + 10}`, orderIndex: index + 10, lessonCount: 20 }));
+    for (let index = 0; index < 30; index++)
+      big.push(await addModule(world.db, { title: `Módulo ${index + 10}`, orderIndex: index + 10, lessonCount: 20 }));
     moduleId = big[5]!.id;
     lessonId = big[5]!.lessons[3]!;
     for (const id of big[5]!.lessons.slice(0, 10)) await act(world, id, { intent: "complete" }, world.learner);

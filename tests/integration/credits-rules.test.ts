@@ -3,7 +3,13 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
-  creditPeriod, getBalance, monthlyAllowance, refundCredits, renewAllCredits, spendCredits, spendCreditsGated,
+  creditPeriod,
+  getBalance,
+  monthlyAllowance,
+  refundCredits,
+  renewAllCredits,
+  spendCredits,
+  spendCreditsGated,
 } from "~/server/credits.server";
 import type { Database } from "~/server/db.server";
 import { creditLedger, users } from "~/server/schema";
@@ -95,7 +101,10 @@ describe("refunds, balances and renewals", () => {
     expect(renewed).toBeGreaterThanOrEqual(2);
     expect((await ledgerOf(a)).map((l) => [l.delta, l.balanceAfter, l.reason])).toEqual([[38, 40, "monthly_renewal:2031-03"]]);
     expect((await ledgerOf(b)).map((l) => [l.delta, l.balanceAfter, l.reason])).toEqual([[-5, 40, "monthly_renewal:2031-03"]]);
-    const due = await db.select({ id: users.id }).from(users).where(sql`${users.creditsPeriod} is distinct from '2031-03'`);
+    const due = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`${users.creditsPeriod} is distinct from '2031-03'`);
     expect(due).toEqual([]);
   });
 

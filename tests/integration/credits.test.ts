@@ -2,7 +2,13 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createSession, getSessionUser } from "~/server/auth.server";
 import {
-  creditPeriod, getBalance, monthlyAllowance, refundCredits, renewAllCredits, renewCreditsIfDue, spendCredits,
+  creditPeriod,
+  getBalance,
+  monthlyAllowance,
+  refundCredits,
+  renewAllCredits,
+  renewCreditsIfDue,
+  spendCredits,
 } from "~/server/credits.server";
 import type { Database } from "~/server/db.server";
 import { creditLedger, users } from "~/server/schema";

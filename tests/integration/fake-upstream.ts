@@ -6,7 +6,13 @@ export async function startFakeUpstream(port: number, flags: string[] = []) {
   const child = spawn("node", ["tests/fake-upstream/server.mjs", "--port", String(port), ...flags], { stdio: "ignore" });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 50; i++) {
-    if (await fetch(`${url}/__health`).then((r) => r.ok, () => false)) return { url, stop: () => child.kill() };
+    if (
+      await fetch(`${url}/__health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { url, stop: () => child.kill() };
     await new Promise((r) => setTimeout(r, 100));
   }
   child.kill();

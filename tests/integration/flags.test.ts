@@ -15,9 +15,18 @@ describe("feature flags", () => {
   it("are seeded by the migrations with every key of the spec and a description", async () => {
     const rows = await db.select().from(appConfig);
     expect(rows.map((r) => r.configKey).sort()).toEqual([
-      "app_name", "email_confirmation_required", "enable_account_creation_on_signin", "feature_chat_english",
-      "feature_chat_english_test", "feature_chat_game", "feature_chat_portuguese", "feature_chat_roleplay",
-      "feature_flashcards", "feature_pronunciation", "feature_teacher_flix", "signup_enabled",
+      "app_name",
+      "email_confirmation_required",
+      "enable_account_creation_on_signin",
+      "feature_chat_english",
+      "feature_chat_english_test",
+      "feature_chat_game",
+      "feature_chat_portuguese",
+      "feature_chat_roleplay",
+      "feature_flashcards",
+      "feature_pronunciation",
+      "feature_teacher_flix",
+      "signup_enabled",
     ]);
     expect(rows.every((r) => r.description.length > 0)).toBe(true);
     const flags = await getFlags(contextFor(db));
@@ -31,7 +40,9 @@ describe("feature flags", () => {
     expect(flags.feature_flashcards).toBe(false);
     expect(flags.feature_pronunciation).toBe(true);
     expect(flags.email_confirmation_required).toBe(false);
-    expect(flagsFromRows([{ configKey: "email_confirmation_required", configValue: true, textValue: null }]).email_confirmation_required).toBe(true);
+    expect(flagsFromRows([{ configKey: "email_confirmation_required", configValue: true, textValue: null }]).email_confirmation_required).toBe(
+      true,
+    );
   });
 
   it("are read once per request", async () => {

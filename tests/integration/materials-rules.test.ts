@@ -26,8 +26,14 @@ afterEach(() => media.clear());
 
 const ctx = () => contextFor(db, { MEDIA: media.bucket });
 async function newLesson(materials: DownloadableMaterial[] = []) {
-  const [mod] = await db.insert(modules).values({ title: `Módulo ${++n}`, orderIndex: 100 + n }).returning();
-  const [lesson] = await db.insert(lessons).values({ moduleId: mod!.id, title: `Aula ${n}`, downloadableMaterials: materials }).returning();
+  const [mod] = await db
+    .insert(modules)
+    .values({ title: `Módulo ${++n}`, orderIndex: 100 + n })
+    .returning();
+  const [lesson] = await db
+    .insert(lessons)
+    .values({ moduleId: mod!.id, title: `Aula ${n}`, downloadableMaterials: materials })
+    .returning();
   return lesson!;
 }
 const listed = async (lessonId: string) => (await db.select().from(lessons).where(eq(lessons.id, lessonId)))[0]!.downloadableMaterials;
@@ -41,7 +47,14 @@ const file = (size: number, name: string, type = "application/pdf") => new File(
 describe("uploading a material", () => {
   it("accepts a file of exactly 50 MB (52 428 800 bytes)", async () => {
     const lesson = await newLesson();
-    const outcome = await uploadMaterial(ctx(), uploadRequest(lesson.id, [["intent", "upload"], ["file", file(MATERIAL_MAX_BYTES, "completo.zip", "application/zip")]]), lesson.id);
+    const outcome = await uploadMaterial(
+      ctx(),
+      uploadRequest(lesson.id, [
+        ["intent", "upload"],
+        ["file", file(MATERIAL_MAX_BYTES, "completo.zip", "application/zip")],
+      ]),
+      lesson.id,
+    );
     expect(outcome).toMatchObject({ status: "ok", item: { title: "completo", type: "ZIP", size: "50.0 MB" } });
     const [key] = await media.keys();
     expect((await media.bucket.head(key!))!.size).toBe(MATERIAL_MAX_BYTES);
@@ -51,7 +64,12 @@ describe("uploading a material", () => {
     const lesson = await newLesson();
     const outcome = await uploadMaterial(
       ctx(),
-      uploadRequest(lesson.id, [["other", file(10, "outro.pdf")], ["file", file(0, "vazio.pdf")], ["file", file(20, "primeiro.pdf")], ["file", file(30, "segundo.pdf")]]),
+      uploadRequest(lesson.id, [
+        ["other", file(10, "outro.pdf")],
+        ["file", file(0, "vazio.pdf")],
+        ["file", file(20, "primeiro.pdf")],
+        ["file", file(30, "segundo.pdf")],
+      ]),
       lesson.id,
     );
     expect(outcome).toMatchObject({ status: "ok", item: { title: "primeiro" } });
@@ -73,7 +91,10 @@ describe("uploading a material", () => {
     const lesson = await newLesson();
     const now = new Date("2026-07-01T10:00:00.000Z");
     const outcome = await uploadMaterial(ctx(), uploadRequest(lesson.id, [["file", file(5, "Aula 3 (final).pdf")]]), lesson.id, now);
-    expect(outcome).toMatchObject({ status: "ok", item: { url: `/media/lesson-materials/${lesson.id}/${now.getTime()}_Aula_3__final_.pdf`, uploadedAt: now.toISOString() } });
+    expect(outcome).toMatchObject({
+      status: "ok",
+      item: { url: `/media/lesson-materials/${lesson.id}/${now.getTime()}_Aula_3__final_.pdf`, uploadedAt: now.toISOString() },
+    });
   });
 });
 
@@ -106,7 +127,13 @@ describe("removing a material", () => {
 
 describe("downloading a material", () => {
   const download = (lessonId: string, fileId: string) =>
-    downloadRoute.loader(args(new Request(`http://nika.test/courses/lessons/${lessonId}/materials/${fileId}/download`, { headers: { Cookie: learnerCookie } }), ctx(), { lessonId, file: fileId }));
+    downloadRoute.loader(
+      args(
+        new Request(`http://nika.test/courses/lessons/${lessonId}/materials/${fileId}/download`, { headers: { Cookie: learnerCookie } }),
+        ctx(),
+        { lessonId, file: fileId },
+      ),
+    );
 
   it("serves only files listed on the lesson, even when another object exists under its folder", async () => {
     const lesson = await newLesson();

@@ -3,7 +3,16 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "~/server/db.server";
-import { checkLimit, clearAttempts, LIMITS, minutesLeft, pruneAttempts, recordAttempt, secondsLeft, type Limit } from "~/server/rate-limit.server";
+import {
+  checkLimit,
+  clearAttempts,
+  LIMITS,
+  minutesLeft,
+  pruneAttempts,
+  recordAttempt,
+  secondsLeft,
+  type Limit,
+} from "~/server/rate-limit.server";
 import { rateLimitAttempts } from "~/server/schema";
 import { createTestDb } from "./harness";
 

@@ -15,7 +15,9 @@ beforeAll(async () => {
   ({ db, queryCount } = await createTestDb());
   await seedDevelopment(db, { allowance: 50 });
   const outcome = await call(() =>
-    signin.action(args(request("/signin", { form: { email: DEV_ACCOUNTS.learner.email, password: DEV_ACCOUNTS.learner.password } }), contextFor(db))),
+    signin.action(
+      args(request("/signin", { form: { email: DEV_ACCOUNTS.learner.email, password: DEV_ACCOUNTS.learner.password } }), contextFor(db)),
+    ),
   );
   jar.absorb(outcome.headers);
 });

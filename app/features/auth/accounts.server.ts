@@ -87,10 +87,7 @@ export type ResendResult = { status: "sent" } | { status: "rate_limited"; retryA
 export async function resendVerification(context: AppLoadContext, email: string, origin: string): Promise<ResendResult> {
   const limit = await checkLimit(context.db, LIMITS.verificationResend, email);
   if (!limit.allowed) return { status: "rate_limited", retryAfterMs: limit.retryAfterMs };
-  const [user] = await context.db
-    .select({ id: users.id, confirmedAt: users.emailConfirmedAt })
-    .from(users)
-    .where(eq(users.email, email));
+  const [user] = await context.db.select({ id: users.id, confirmedAt: users.emailConfirmedAt }).from(users).where(eq(users.email, email));
   if (user && !user.confirmedAt) await sendVerificationEmail(context, user.id, origin);
   else await recordAttempt(context.db, LIMITS.verificationResend, email);
   return { status: "sent" };
@@ -109,7 +106,10 @@ export async function confirmEmail(context: AppLoadContext, token: string, kind:
   if (found.status === "invalid") return { status: "invalid" };
   if (found.status === "expired") return { status: "expired", kind };
 
-  const [user] = await db.select({ confirmedAt: users.emailConfirmedAt, newEmail: users.newEmail }).from(users).where(eq(users.id, found.userId));
+  const [user] = await db
+    .select({ confirmedAt: users.emailConfirmedAt, newEmail: users.newEmail })
+    .from(users)
+    .where(eq(users.id, found.userId));
   if (!user) return { status: "invalid" };
   if (found.status === "used") {
     const done = kind === "signup" ? user.confirmedAt !== null : user.newEmail === null;

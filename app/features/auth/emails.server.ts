@@ -20,18 +20,20 @@ export function welcomeEmail(to: string, name: string): Mail {
     "Converse com a Nika, assista às aulas do Teacher FLIX e teste suas habilidades nos Labs. Bons estudos!",
   ];
   return {
-    to, kind: "welcome", subject: "Bem-vindo(a) ao Nika!",
-    text: paragraphs.join("\n\n"), html: layout("Bem-vindo(a) ao Nika!", paragraphs),
+    to,
+    kind: "welcome",
+    subject: "Bem-vindo(a) ao Nika!",
+    text: paragraphs.join("\n\n"),
+    html: layout("Bem-vindo(a) ao Nika!", paragraphs),
   };
 }
 
 export function confirmationEmail(to: string, name: string, link: string): Mail {
-  const paragraphs = [
-    `Olá, ${firstName(name)}!`,
-    "Confirme seu email para ativar sua conta no Nika. O link vale por 24 horas.",
-  ];
+  const paragraphs = [`Olá, ${firstName(name)}!`, "Confirme seu email para ativar sua conta no Nika. O link vale por 24 horas."];
   return {
-    to, kind: "email_verification", subject: "Confirme seu email no Nika",
+    to,
+    kind: "email_verification",
+    subject: "Confirme seu email no Nika",
     text: `${paragraphs.join("\n\n")}\n\nConfirmar email: ${link}`,
     html: layout("Confirme seu email", paragraphs, { label: "Confirmar email", url: link }),
   };
@@ -43,7 +45,9 @@ export function passwordResetEmail(to: string, name: string, link: string): Mail
     "Recebemos um pedido para redefinir a sua senha. O link vale por 1 hora. Se não foi você, ignore este email.",
   ];
   return {
-    to, kind: "password_reset", subject: "Redefinição de senha do Nika",
+    to,
+    kind: "password_reset",
+    subject: "Redefinição de senha do Nika",
     text: `${paragraphs.join("\n\n")}\n\nRedefinir senha: ${link}`,
     html: layout("Redefinir senha", paragraphs, { label: "Redefinir senha", url: link }),
   };

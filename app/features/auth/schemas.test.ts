@@ -72,11 +72,14 @@ describe("passwordProblems", () => {
 describe("resetPasswordSchema", () => {
   it("needs 8 characters with a letter and a digit, and a matching confirmation", () => {
     expect(resetPasswordSchema.safeParse({ token: "t", password: "abcdefg1", confirmPassword: "abcdefg1" }).success).toBe(true);
-    expect(firstError(resetPasswordSchema.safeParse({ token: "t", password: "abcdefgh", confirmPassword: "abcdefgh" }), "password"))
-      .toBe("A senha deve conter pelo menos uma letra e um número.");
-    expect(firstError(resetPasswordSchema.safeParse({ token: "t", password: "abc1", confirmPassword: "abc1" }), "password"))
-      .toBe("A senha deve ter pelo menos 8 caracteres");
-    expect(firstError(resetPasswordSchema.safeParse({ token: "t", password: "abcdefg1", confirmPassword: "abcdefg2" }), "confirmPassword"))
-      .toBe("As senhas não coincidem");
+    expect(firstError(resetPasswordSchema.safeParse({ token: "t", password: "abcdefgh", confirmPassword: "abcdefgh" }), "password")).toBe(
+      "A senha deve conter pelo menos uma letra e um número.",
+    );
+    expect(firstError(resetPasswordSchema.safeParse({ token: "t", password: "abc1", confirmPassword: "abc1" }), "password")).toBe(
+      "A senha deve ter pelo menos 8 caracteres",
+    );
+    expect(firstError(resetPasswordSchema.safeParse({ token: "t", password: "abcdefg1", confirmPassword: "abcdefg2" }), "confirmPassword")).toBe(
+      "As senhas não coincidem",
+    );
   });
 });

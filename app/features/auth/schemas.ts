@@ -7,8 +7,7 @@ export const NAME_MAX = 100;
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 
-const requiredText = (message: string) =>
-  z.string({ error: message }).trim().min(1, message);
+const requiredText = (message: string) => z.string({ error: message }).trim().min(1, message);
 
 /** Spec's "general password checker": 8–128 chars, lower, upper and digit, no common prefix. */
 export function passwordProblems(password: string): string[] {

@@ -3,8 +3,19 @@
 import { describe, expect, it } from "vitest";
 import { MAX_AUDIO_BYTES, MIN_AUDIO_BYTES } from "./audio/validate";
 import {
-  ChatError, CONNECTION_ERROR_MESSAGE, CONNECTION_ERROR_TITLE, finalEvent, formatEvent, markerHider, MESSAGE_MAX_CHARS, NOT_UNDERSTOOD,
-  statusOf, validateMessageText, validateVoice, type GreetResult, type SendResult,
+  ChatError,
+  CONNECTION_ERROR_MESSAGE,
+  CONNECTION_ERROR_TITLE,
+  finalEvent,
+  formatEvent,
+  markerHider,
+  MESSAGE_MAX_CHARS,
+  NOT_UNDERSTOOD,
+  statusOf,
+  validateMessageText,
+  validateVoice,
+  type GreetResult,
+  type SendResult,
 } from "./chat.server";
 
 function chatError(run: () => unknown): ChatError {
@@ -58,7 +69,11 @@ describe("validateVoice", () => {
 describe("outcomes as HTTP statuses and final events", () => {
   const reply = { id: "m1", text: "Olá!", audioUrl: null };
   const providerError = (kind: "timeout" | "unreachable" | "bad_response"): SendResult => ({
-    status: "provider_error", code: "PROVIDER_ERROR", kind, title: CONNECTION_ERROR_TITLE, message: CONNECTION_ERROR_MESSAGE,
+    status: "provider_error",
+    code: "PROVIDER_ERROR",
+    kind,
+    title: CONNECTION_ERROR_TITLE,
+    message: CONNECTION_ERROR_MESSAGE,
   });
   const outcomes: [SendResult | GreetResult, number][] = [
     [{ status: "ok", userMessageId: "u1", reply, englishLevel: "B1", balance: 3 }, 200],
@@ -84,13 +99,23 @@ describe("outcomes as HTTP statuses and final events", () => {
   it("says what happened in each final event", () => {
     expect(finalEvent(outcomes[0]![0])).toEqual({ event: "done", data: { ...reply, englishLevel: "B1", balance: 3 } });
     expect(finalEvent(outcomes[1]![0])).toEqual({ event: "done", data: reply });
-    expect(finalEvent(outcomes[2]![0])).toEqual({ event: "error", data: { code: "ALREADY_STARTED", message: "A conversa já começou.", status: 409 } });
-    expect(finalEvent(outcomes[3]![0])).toEqual({ event: "error", data: { code: "CREDITS_EXHAUSTED", message: "Seus créditos acabaram.", status: 402 } });
+    expect(finalEvent(outcomes[2]![0])).toEqual({
+      event: "error",
+      data: { code: "ALREADY_STARTED", message: "A conversa já começou.", status: 409 },
+    });
+    expect(finalEvent(outcomes[3]![0])).toEqual({
+      event: "error",
+      data: { code: "CREDITS_EXHAUSTED", message: "Seus créditos acabaram.", status: 402 },
+    });
     expect(finalEvent(outcomes[4]![0])).toEqual({ event: "error", data: { code: "NOT_UNDERSTOOD", message: NOT_UNDERSTOOD, status: 422 } });
     expect(finalEvent(outcomes[5]![0])).toEqual({
-      event: "error", data: { code: "PROVIDER_ERROR", title: CONNECTION_ERROR_TITLE, message: CONNECTION_ERROR_MESSAGE, status: 504 },
+      event: "error",
+      data: { code: "PROVIDER_ERROR", title: CONNECTION_ERROR_TITLE, message: CONNECTION_ERROR_MESSAGE, status: 504 },
     });
-    expect(finalEvent(outcomes[8]![0])).toEqual({ event: "error", data: { code: "NIKA_UNAVAILABLE", message: "Nika não está disponível", status: 503 } });
+    expect(finalEvent(outcomes[8]![0])).toEqual({
+      event: "error",
+      data: { code: "NIKA_UNAVAILABLE", message: "Nika não está disponível", status: 503 },
+    });
   });
 
   it("formats one SSE event per outcome", () => {

@@ -11,13 +11,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { errorMessage } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
 import { getAiProviders, NIKA_UNAVAILABLE } from "~/server/ai/index.server";
-import {
-  ProviderError,
-  toProviderError,
-  type AiProviders,
-  type ProviderErrorKind,
-  type ProviderOptions,
-} from "~/server/ai/types";
+import { ProviderError, toProviderError, type AiProviders, type ProviderErrorKind, type ProviderOptions } from "~/server/ai/types";
 import { refundCredits, spendCreditsGated } from "~/server/credits.server";
 import { getFlags } from "~/server/flags.server";
 import { appConfig, chatConversations, chatMessages, lessons, users, type ChatConversation, type ChatMessageRow } from "~/server/schema";
@@ -228,7 +222,8 @@ async function payForMessage(context: AppLoadContext, user: UserRef, conversatio
     lessonId: (row.lesson_id as string | null) ?? null,
     createdAt: new Date(row.created_at as string),
     updatedAt: new Date(row.updated_at as string),
-    lesson: row.lesson_title == null ? null : { title: String(row.lesson_title), description: (row.lesson_description as string | null) ?? null },
+    lesson:
+      row.lesson_title == null ? null : { title: String(row.lesson_title), description: (row.lesson_description as string | null) ?? null },
   };
   return { conversation, history, spend };
 }
@@ -380,7 +375,10 @@ async function storeNikaReply(
     .returning({ id: chatMessages.id });
   const audioUrl = await synthesizeReplyAudio(context, providers, conversation.id, row!.id, text);
   if (audioUrl) await context.db.update(chatMessages).set({ audioUrl }).where(eq(chatMessages.id, row!.id));
-  await context.db.update(chatConversations).set({ updatedAt: sql`now()` }).where(eq(chatConversations.id, conversation.id));
+  await context.db
+    .update(chatConversations)
+    .set({ updatedAt: sql`now()` })
+    .where(eq(chatConversations.id, conversation.id));
   return { reply: { id: row!.id, text, audioUrl }, englishLevel };
 }
 
@@ -410,7 +408,12 @@ export async function* greetStream(
   const built = buildChatMessages({ mode: conversation.mode, lesson, history: [], userText: null });
   let raw: string;
   try {
-    raw = yield* streamReply(providers, built, { conversationId: conversation.id, mode: conversation.mode, userId: conversation.userId }, options.signal);
+    raw = yield* streamReply(
+      providers,
+      built,
+      { conversationId: conversation.id, mode: conversation.mode, userId: conversation.userId },
+      options.signal,
+    );
   } catch (error) {
     const failure = toProviderError(error, providers.chat.name, false);
     console.warn("chat greet failed", failure.message);
@@ -438,7 +441,15 @@ export function validateVoice(audio: VoiceInput): VoiceInput {
   throw new ChatError("invalid_audio", status, problem.pt);
 }
 
-const AUDIO_EXTENSIONS: Record<string, string> = { "audio/wav": "wav", "audio/x-wav": "wav", "audio/wave": "wav", "audio/mpeg": "mp3", "audio/mp4": "m4a", "audio/webm": "webm", "audio/ogg": "ogg" };
+const AUDIO_EXTENSIONS: Record<string, string> = {
+  "audio/wav": "wav",
+  "audio/x-wav": "wav",
+  "audio/wave": "wav",
+  "audio/mpeg": "mp3",
+  "audio/mp4": "m4a",
+  "audio/webm": "webm",
+  "audio/ogg": "ogg",
+};
 
 /** Puts chat audio in R2 under chat-audio/{conversationId}/{messageId}.{ext}; returns its guarded URL. */
 async function storeChatAudio(context: AppLoadContext, conversationId: string, messageId: string, audio: VoiceInput): Promise<string> {

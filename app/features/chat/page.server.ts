@@ -142,7 +142,14 @@ export function toClientMessage(row: {
   transcription: string | null;
   status: "complete" | "failed";
 }): ClientMessage {
-  return { id: row.id, role: row.role, text: row.text, audioUrl: row.audioUrl, voice: row.transcription !== null, failed: row.status === "failed" };
+  return {
+    id: row.id,
+    role: row.role,
+    text: row.text,
+    audioUrl: row.audioUrl,
+    voice: row.transcription !== null,
+    failed: row.status === "failed",
+  };
 }
 
 export function formError(result: Exclude<SendResult | GreetResult, { status: "ok" } | { status: "already_started" }>): ChatFormError {
@@ -161,7 +168,14 @@ export function formError(result: Exclude<SendResult | GreetResult, { status: "o
 const chatFormSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("new") }),
   // The length rule (and its message) belongs to sendMessage; the schema only bounds the shape.
-  z.object({ intent: z.literal("send"), text: z.string().max(MESSAGE_MAX_CHARS * 4).default(""), conversationId: z.string().max(100).optional() }),
+  z.object({
+    intent: z.literal("send"),
+    text: z
+      .string()
+      .max(MESSAGE_MAX_CHARS * 4)
+      .default(""),
+    conversationId: z.string().max(100).optional(),
+  }),
 ]);
 
 export async function chatPageAction(args: Args, target: ChatTarget) {

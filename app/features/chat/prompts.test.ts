@@ -1,10 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { markerHider } from "./chat.server";
 import { CHAT_MODES } from "./modes";
-import { buildChatMessages, HISTORY_TURNS, parseLevelMarker, PROMPT_VERSION, REPLY_MAX_TOKENS, START_TURN, systemPrompt, type HistoryTurn } from "./prompts";
+import {
+  buildChatMessages,
+  HISTORY_TURNS,
+  parseLevelMarker,
+  PROMPT_VERSION,
+  REPLY_MAX_TOKENS,
+  START_TURN,
+  systemPrompt,
+  type HistoryTurn,
+} from "./prompts";
 
-const turns = (n: number): HistoryTurn[] =>
-  Array.from({ length: n }, (_, i) => ({ role: i % 2 === 0 ? "user" : "nika", text: `turn ${i}` }));
+const turns = (n: number): HistoryTurn[] => Array.from({ length: n }, (_, i) => ({ role: i % 2 === 0 ? "user" : "nika", text: `turn ${i}` }));
 
 describe("system prompts", () => {
   it("has one prompt per mode, each bounding the reply length", () => {
@@ -81,7 +89,16 @@ describe("parseLevelMarker", () => {
   });
 
   it("rejects missing or invalid markers", () => {
-    for (const text of ["Você está no nível B1.", "[[NIKA_LEVEL:D1]]", "[[NIKA_LEVEL:B7]]", "[[NIKA_LEVEL:]]", "[NIKA_LEVEL:B1]", "[[LEVEL:B1]]", "NIKA_LEVEL:B1", ""]) {
+    for (const text of [
+      "Você está no nível B1.",
+      "[[NIKA_LEVEL:D1]]",
+      "[[NIKA_LEVEL:B7]]",
+      "[[NIKA_LEVEL:]]",
+      "[NIKA_LEVEL:B1]",
+      "[[LEVEL:B1]]",
+      "NIKA_LEVEL:B1",
+      "",
+    ]) {
       expect(parseLevelMarker(text), text).toBeNull();
     }
   });

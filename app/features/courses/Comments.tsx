@@ -99,9 +99,7 @@ function CommentArticle({ comment, now, reply, children }: { comment: CommentVie
     <article
       data-testid="comment"
       id={`comentario-${comment.id}`}
-      className={`scroll-mt-24 rounded-xl p-3 sm:p-4 ${
-        reply ? "bg-indigo-50/70 dark:bg-indigo-400/10" : "bg-slate-50 dark:bg-night-800/60"
-      }`}
+      className={`scroll-mt-24 rounded-xl p-3 sm:p-4 ${reply ? "bg-indigo-50/70 dark:bg-indigo-400/10" : "bg-slate-50 dark:bg-night-800/60"}`}
     >
       <header className="flex items-center gap-2">
         <span
@@ -114,9 +112,7 @@ function CommentArticle({ comment, now, reply, children }: { comment: CommentVie
         </span>
         <span
           className={
-            comment.authorIsAdmin
-              ? "font-extrabold text-indigo-700 dark:text-indigo-300"
-              : "font-medium text-slate-900 dark:text-slate-100"
+            comment.authorIsAdmin ? "font-extrabold text-indigo-700 dark:text-indigo-300" : "font-medium text-slate-900 dark:text-slate-100"
           }
           data-testid="comment-author"
         >
@@ -130,7 +126,10 @@ function CommentArticle({ comment, now, reply, children }: { comment: CommentVie
         </time>
       </header>
       {/* Rendered as text: React escapes it, so `<script>` shows as typed. */}
-      <p className="mt-2 text-sm leading-relaxed break-words whitespace-pre-wrap text-slate-800 dark:text-slate-100" data-testid="comment-content">
+      <p
+        className="mt-2 text-sm leading-relaxed break-words whitespace-pre-wrap text-slate-800 dark:text-slate-100"
+        data-testid="comment-content"
+      >
         {comment.content}
       </p>
       {children ? <div className="mt-2">{children}</div> : null}
@@ -265,7 +264,12 @@ function CommentForm({
             Cancelar
           </a>
         ) : null}
-        <button type="submit" disabled={hydrated && (pending || value.trim() === "")} aria-busy={pending || undefined} className={buttonVariants()}>
+        <button
+          type="submit"
+          disabled={hydrated && (pending || value.trim() === "")}
+          aria-busy={pending || undefined}
+          className={buttonVariants()}
+        >
           {submitLabel}
         </button>
       </div>

@@ -59,9 +59,7 @@ function LessonRow({ lesson, position, isAdmin }: { lesson: ModuleLesson; positi
           <h2 id={titleId} className="font-semibold leading-snug text-slate-900 dark:text-white">
             {lesson.title}
           </h2>
-          {lesson.description ? (
-            <p className="mt-0.5 line-clamp-2 text-sm text-slate-600 dark:text-slate-300">{lesson.description}</p>
-          ) : null}
+          {lesson.description ? <p className="mt-0.5 line-clamp-2 text-sm text-slate-600 dark:text-slate-300">{lesson.description}</p> : null}
           <p className="mt-1 inline-flex items-center gap-1 text-xs font-medium text-slate-600 dark:text-slate-300">
             <ClockIcon size={13} />
             {minutesLabel(lesson.durationSeconds)}

@@ -33,11 +33,19 @@ export function LessonTabs({ tabs }: { tabs: TabSpec[] }) {
     const index = tabs.findIndex((tab) => tab.id === selected);
     const last = tabs.length - 1;
     const to =
-      event.key === "ArrowRight" ? (index === last ? 0 : index + 1)
-      : event.key === "ArrowLeft" ? (index === 0 ? last : index - 1)
-      : event.key === "Home" ? 0
-      : event.key === "End" ? last
-      : null;
+      event.key === "ArrowRight"
+        ? index === last
+          ? 0
+          : index + 1
+        : event.key === "ArrowLeft"
+          ? index === 0
+            ? last
+            : index - 1
+          : event.key === "Home"
+            ? 0
+            : event.key === "End"
+              ? last
+              : null;
     if (to === null) {
       if (event.key === " ") {
         event.preventDefault();

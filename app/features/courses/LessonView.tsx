@@ -50,7 +50,12 @@ export function CompleteLessonForm({ completed, error }: { completed: boolean; e
   return (
     <Form method="post" preventScrollReset className="contents">
       <input type="hidden" name="intent" value="complete" />
-      <button type="submit" disabled={done} aria-busy={pending || undefined} className={buttonVariants({ variant: "success", className: "w-full sm:w-auto" })}>
+      <button
+        type="submit"
+        disabled={done}
+        aria-busy={pending || undefined}
+        className={buttonVariants({ variant: "success", className: "w-full sm:w-auto" })}
+      >
         <CheckIcon size={18} />
         {done ? "Concluída" : "Marcar como Concluída"}
       </button>

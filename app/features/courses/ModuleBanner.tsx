@@ -20,16 +20,18 @@ export function ModuleBanner({ page }: { page: ModulePage }) {
       }`}
       style={
         image
-          ? { backgroundImage: `linear-gradient(to top, rgb(2 6 23 / 0.85), rgb(2 6 23 / 0.3)), ${image}`, backgroundSize: "cover", backgroundPosition: "center" }
+          ? {
+              backgroundImage: `linear-gradient(to top, rgb(2 6 23 / 0.85), rgb(2 6 23 / 0.3)), ${image}`,
+              backgroundSize: "cover",
+              backgroundPosition: "center",
+            }
           : undefined
       }
     >
       {!image ? <div aria-hidden="true" className="absolute inset-0 bg-gradient-to-t from-slate-950/60 to-transparent" /> : null}
       <div className="relative max-w-3xl">
         <div className="flex flex-wrap items-center gap-2">
-          {!module.available ? (
-            <span className="rounded-full bg-amber-300 px-2.5 py-0.5 text-xs font-bold text-amber-950">Em breve</span>
-          ) : null}
+          {!module.available ? <span className="rounded-full bg-amber-300 px-2.5 py-0.5 text-xs font-bold text-amber-950">Em breve</span> : null}
           <ProgressBadge percent={progress} />
         </div>
         <h1 id="module-title" className="mt-2 text-2xl font-extrabold tracking-tight text-balance sm:text-4xl">

@@ -33,9 +33,7 @@ export function ModuleCard({ module, isAdmin, eager }: { module: ModuleCardData;
         </Link>
       ) : (
         // Coming soon: dimmed picture, not a link (spec: "unavailable does nothing"). Text keeps its contrast.
-        <div className="group rounded-2xl">
-          {body}
-        </div>
+        <div className="group rounded-2xl">{body}</div>
       )}
     </li>
   );
@@ -62,9 +60,7 @@ function CardBody({ module, titleId, eager }: { module: ModuleCardData; titleId:
         </div>
       )}
       {!module.available ? (
-        <span className="absolute top-2 right-2 rounded-full bg-amber-300 px-2.5 py-0.5 text-xs font-bold text-amber-950 shadow">
-          Em breve
-        </span>
+        <span className="absolute top-2 right-2 rounded-full bg-amber-300 px-2.5 py-0.5 text-xs font-bold text-amber-950 shadow">Em breve</span>
       ) : null}
       <div className="absolute inset-x-0 bottom-0 bg-gradient-to-t from-slate-950 via-slate-950/85 to-transparent px-3 pt-16 pb-3 sm:px-4 sm:pb-4">
         <h3 id={titleId} className="text-sm leading-snug font-bold text-white sm:text-base">

@@ -24,9 +24,7 @@ export function CourseNotFoundScreen({ kind }: { kind: CourseNotFound["notFound"
       </div>
       <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{kind === "module" ? "Módulo não encontrado" : "Aula não encontrada"}</h1>
       <p className="mt-3 text-slate-600 dark:text-slate-300">
-        {kind === "module"
-          ? "Este módulo não existe ou ainda não está disponível."
-          : "Informações da aula não encontradas."}
+        {kind === "module" ? "Este módulo não existe ou ainda não está disponível." : "Informações da aula não encontradas."}
       </p>
       <Link to="/courses" className={buttonVariants({ size: "lg", className: "mt-8" })}>
         <ArrowLeftIcon size={18} />

@@ -80,11 +80,7 @@ export async function loadCatalogue(db: DbOrTx, viewer: Viewer): Promise<Catalog
       .leftJoin(lessons, eq(lessons.moduleId, modules.id))
       .leftJoin(
         userLessonProgress,
-        and(
-          eq(userLessonProgress.lessonId, lessons.id),
-          eq(userLessonProgress.userId, viewer.id),
-          eq(userLessonProgress.completed, true),
-        ),
+        and(eq(userLessonProgress.lessonId, lessons.id), eq(userLessonProgress.userId, viewer.id), eq(userLessonProgress.completed, true)),
       )
       .groupBy(modules.id)
       .orderBy(asc(modules.orderIndex), asc(modules.id)),
@@ -242,9 +238,7 @@ export async function findVisibleLesson(db: DbOrTx, viewer: Viewer, lessonId: st
 export type UserStatistics = { lessonsWatched: number; modulesCompleted: number; courseCompletion: number };
 
 export type CompletionResult =
-  | { status: "not_found" }
-  | { status: "already_completed" }
-  | { status: "completed"; moduleCompleted: boolean; statistics: UserStatistics };
+  { status: "not_found" } | { status: "already_completed" } | { status: "completed"; moduleCompleted: boolean; statistics: UserStatistics };
 
 /**
  * Marks a lesson completed for the viewer, in one transaction:
@@ -335,6 +329,8 @@ export async function handleCompleteAction(context: AppLoadContext, viewer: View
     type: "success",
     title: "Aula concluída!",
     description:
-      result.status === "completed" && result.moduleCompleted ? "Parabéns, você concluiu todas as aulas deste módulo!" : "Seu progresso foi salvo.",
+      result.status === "completed" && result.moduleCompleted
+        ? "Parabéns, você concluiu todas as aulas deste módulo!"
+        : "Seu progresso foi salvo.",
   });
 }

@@ -93,11 +93,7 @@ export const COMMENT_MESSAGES = {
 } as const;
 
 export const commentSchema = z.object({
-  content: z
-    .string({ error: COMMENT_MESSAGES.empty })
-    .trim()
-    .min(1, COMMENT_MESSAGES.empty)
-    .max(COMMENT_MAX_LENGTH, COMMENT_MESSAGES.tooLong),
+  content: z.string({ error: COMMENT_MESSAGES.empty }).trim().min(1, COMMENT_MESSAGES.empty).max(COMMENT_MAX_LENGTH, COMMENT_MESSAGES.tooLong),
   parentId: z
     .string()
     .trim()
@@ -105,9 +101,7 @@ export const commentSchema = z.object({
     .transform((value) => (value ? value : null)),
 });
 
-export type AddCommentResult =
-  | { ok: true; id: string }
-  | { ok: false; status: 400 | 403 | 404; message: string };
+export type AddCommentResult = { ok: true; id: string } | { ok: false; status: 400 | 403 | 404; message: string };
 
 /**
  * Adds a comment (or an admin's reply to a top-level comment of the same lesson). Nothing is stored

@@ -1,7 +1,19 @@
 import { describe, expect, it } from "vitest";
 import {
-  clampPercent, cssImageUrl, lessonCode, lessonCountLabel, lessonsDoneLabel, minutesLabel, minutesOf, practiceLessonCode,
-  progressBadge, progressPercent, relativeTimePtBr, safeGradient, safeImageSrc, subtitleLines,
+  clampPercent,
+  cssImageUrl,
+  lessonCode,
+  lessonCountLabel,
+  lessonsDoneLabel,
+  minutesLabel,
+  minutesOf,
+  practiceLessonCode,
+  progressBadge,
+  progressPercent,
+  relativeTimePtBr,
+  safeGradient,
+  safeImageSrc,
+  subtitleLines,
 } from "./format";
 import { tabFromParam } from "./LessonTabs";
 import { coursePageOf } from "./Skeletons";

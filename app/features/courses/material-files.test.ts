@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
-  formatFileSize, formatUploadDate, materialContentType, materialDownloadPath, materialFileId, materialTitle, materialType,
+  formatFileSize,
+  formatUploadDate,
+  materialContentType,
+  materialDownloadPath,
+  materialFileId,
+  materialTitle,
+  materialType,
 } from "./material-files";
 
 describe("material items", () => {
@@ -37,7 +43,9 @@ describe("material items", () => {
 
   it("content type: the declared one, else a guess from the extension", () => {
     expect(materialContentType("a.pdf", "application/pdf")).toBe("application/pdf");
-    expect(materialContentType("a.docx", "application/octet-stream")).toBe("application/vnd.openxmlformats-officedocument.wordprocessingml.document");
+    expect(materialContentType("a.docx", "application/octet-stream")).toBe(
+      "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    );
     expect(materialContentType("a.unknown", "")).toBe("application/octet-stream");
     expect(materialContentType("a.zip", "bad type; x")).toBe("application/zip");
   });

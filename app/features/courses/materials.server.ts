@@ -8,8 +8,14 @@ import { rowsOf, type DbOrTx } from "~/server/db.server";
 import { BodyTooLargeError, FORM_OVERHEAD_BYTES, readMultipart, UnreadableBodyError } from "~/server/request.server";
 import { lessons, type DownloadableMaterial } from "~/server/schema";
 import {
-  deleteQuietly, keyFromPublicUrl, MATERIAL_MAX_BYTES, materialKey, mediaBucket, publicPath,
-  StreamingObjectWriter, TooLargeError,
+  deleteQuietly,
+  keyFromPublicUrl,
+  MATERIAL_MAX_BYTES,
+  materialKey,
+  mediaBucket,
+  publicPath,
+  StreamingObjectWriter,
+  TooLargeError,
 } from "~/server/storage.server";
 import { formatFileSize, materialContentType, materialTitle, materialType } from "./material-files";
 

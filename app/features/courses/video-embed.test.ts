@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
-  checkEmbedCode, EMBED_NOT_ALLOWED, EMBED_UNREADABLE, iframeSrc, resolveLessonVideo, videoFromUrl, vimeoEmbedUrl, youtubeEmbedUrl,
+  checkEmbedCode,
+  EMBED_NOT_ALLOWED,
+  EMBED_UNREADABLE,
+  iframeSrc,
+  resolveLessonVideo,
+  videoFromUrl,
+  vimeoEmbedUrl,
+  youtubeEmbedUrl,
 } from "./video-embed";
 
 const NOCOOKIE = "https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ";
@@ -40,7 +47,11 @@ describe("video URLs", () => {
   });
 
   it("direct files play in <video>", () => {
-    expect(videoFromUrl("https://cdn.example.com/aulas/aula-1.mp4")).toEqual({ kind: "file", src: "https://cdn.example.com/aulas/aula-1.mp4", type: "video/mp4" });
+    expect(videoFromUrl("https://cdn.example.com/aulas/aula-1.mp4")).toEqual({
+      kind: "file",
+      src: "https://cdn.example.com/aulas/aula-1.mp4",
+      type: "video/mp4",
+    });
     expect(videoFromUrl("https://cdn.example.com/a.webm?token=1")).toMatchObject({ kind: "file", type: "video/webm" });
     expect(videoFromUrl("https://cdn.example.com/a.ogg")).toMatchObject({ kind: "file", type: "video/ogg" });
     expect(videoFromUrl("https://cdn.example.com/a.avi")).toBeNull();
@@ -56,7 +67,9 @@ describe("embed codes (only the iframe src, only allowed hosts)", () => {
     );
     expect(iframeSrc("<IFRAME SRC='https://www.loom.com/embed/abc'></IFRAME>")).toBe("https://www.loom.com/embed/abc");
     expect(iframeSrc("<iframe src=https://fast.wistia.net/embed/iframe/xyz></iframe>")).toBe("https://fast.wistia.net/embed/iframe/xyz");
-    expect(iframeSrc('<iframe data-src="https://evil.example/" src="https://www.loom.com/embed/abc"></iframe>')).toBe("https://www.loom.com/embed/abc");
+    expect(iframeSrc('<iframe data-src="https://evil.example/" src="https://www.loom.com/embed/abc"></iframe>')).toBe(
+      "https://www.loom.com/embed/abc",
+    );
     expect(iframeSrc("https://www.loom.com/embed/abc")).toBe("https://www.loom.com/embed/abc");
     expect(iframeSrc("<div>nada</div>")).toBeNull();
   });
@@ -64,14 +77,29 @@ describe("embed codes (only the iframe src, only allowed hosts)", () => {
   it.each([
     ['<iframe src="https://www.youtube.com/embed/dQw4w9WgXcQ?start=5" frameborder="0"></iframe>', `${NOCOOKIE}?start=5`],
     ['<iframe src="//www.youtube.com/embed/dQw4w9WgXcQ"></iframe>', NOCOOKIE],
-    ['<div style="padding:56.25% 0 0 0"><iframe src="https://player.vimeo.com/video/76979871?badge=0"></iframe></div><script src="https://player.vimeo.com/api/player.js"></script>', "https://player.vimeo.com/video/76979871?badge=0"],
+    [
+      '<div style="padding:56.25% 0 0 0"><iframe src="https://player.vimeo.com/video/76979871?badge=0"></iframe></div><script src="https://player.vimeo.com/api/player.js"></script>',
+      "https://player.vimeo.com/video/76979871?badge=0",
+    ],
     ['<iframe src="https://fast.wistia.net/embed/iframe/abc123"></iframe>', "https://fast.wistia.net/embed/iframe/abc123"],
     ['<iframe src="https://www.loom.com/embed/0123abcd"></iframe>', "https://www.loom.com/embed/0123abcd"],
-    ['<iframe src="https://iframe.mediadelivery.net/embed/1234/0a1b2c3d-aaaa"></iframe>', "https://iframe.mediadelivery.net/embed/1234/0a1b2c3d-aaaa"],
-    ['<iframe src="https://customer-abc123.cloudflarestream.com/5d5bc37ffcf54c9b82e996823bffbb81/iframe"></iframe>', "https://customer-abc123.cloudflarestream.com/5d5bc37ffcf54c9b82e996823bffbb81/iframe"],
-    ['<iframe src="https://iframe.videodelivery.net/5d5bc37ffcf54c9b82e996823bffbb81"></iframe>', "https://iframe.videodelivery.net/5d5bc37ffcf54c9b82e996823bffbb81"],
+    [
+      '<iframe src="https://iframe.mediadelivery.net/embed/1234/0a1b2c3d-aaaa"></iframe>',
+      "https://iframe.mediadelivery.net/embed/1234/0a1b2c3d-aaaa",
+    ],
+    [
+      '<iframe src="https://customer-abc123.cloudflarestream.com/5d5bc37ffcf54c9b82e996823bffbb81/iframe"></iframe>',
+      "https://customer-abc123.cloudflarestream.com/5d5bc37ffcf54c9b82e996823bffbb81/iframe",
+    ],
+    [
+      '<iframe src="https://iframe.videodelivery.net/5d5bc37ffcf54c9b82e996823bffbb81"></iframe>',
+      "https://iframe.videodelivery.net/5d5bc37ffcf54c9b82e996823bffbb81",
+    ],
     ['<iframe src="https://drive.google.com/file/d/1AbC_dEf/preview" width="640"></iframe>', "https://drive.google.com/file/d/1AbC_dEf/preview"],
-    ['<iframe src="https://player-vz-7b6cf9e4-8bf.tv.pandavideo.com.br/embed/?v=abc"></iframe>', "https://player-vz-7b6cf9e4-8bf.tv.pandavideo.com.br/embed/?v=abc"],
+    [
+      '<iframe src="https://player-vz-7b6cf9e4-8bf.tv.pandavideo.com.br/embed/?v=abc"></iframe>',
+      "https://player-vz-7b6cf9e4-8bf.tv.pandavideo.com.br/embed/?v=abc",
+    ],
   ])("accepts %s", (code, src) => {
     expect(checkEmbedCode(code)).toMatchObject({ ok: true, src });
   });
@@ -99,9 +127,13 @@ describe("embed codes (only the iframe src, only allowed hosts)", () => {
 
 describe("resolveLessonVideo", () => {
   it("prefers a playable URL, falls back to the allowed embed, renders nothing unsafe", () => {
-    expect(resolveLessonVideo("https://youtu.be/dQw4w9WgXcQ", '<iframe src="https://www.loom.com/embed/x"></iframe>')).toMatchObject({ src: NOCOOKIE });
+    expect(resolveLessonVideo("https://youtu.be/dQw4w9WgXcQ", '<iframe src="https://www.loom.com/embed/x"></iframe>')).toMatchObject({
+      src: NOCOOKIE,
+    });
     expect(resolveLessonVideo("", '<iframe src="https://www.loom.com/embed/x"></iframe>')).toMatchObject({ kind: "iframe", provider: "loom" });
-    expect(resolveLessonVideo("https://unknown.example/video", '<iframe src="https://www.loom.com/embed/x"></iframe>')).toMatchObject({ provider: "loom" });
+    expect(resolveLessonVideo("https://unknown.example/video", '<iframe src="https://www.loom.com/embed/x"></iframe>')).toMatchObject({
+      provider: "loom",
+    });
     expect(resolveLessonVideo(null, '<iframe src="https://evil.example/x"></iframe><script>alert(1)</script>')).toBeNull();
     expect(resolveLessonVideo(null, null)).toBeNull();
   });

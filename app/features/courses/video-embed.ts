@@ -3,26 +3,13 @@
 // first iframe's `src` is read, it must be https on the allow-list below, and the player draws its own
 // <iframe> from it. See docs/decisions/0005-media-storage-and-embeds.md.
 
-export type VideoProvider =
-  | "youtube"
-  | "vimeo"
-  | "wistia"
-  | "loom"
-  | "bunny"
-  | "cloudflare"
-  | "google-drive"
-  | "panda"
-  | "dailymotion";
+export type VideoProvider = "youtube" | "vimeo" | "wistia" | "loom" | "bunny" | "cloudflare" | "google-drive" | "panda" | "dailymotion";
 
-export type VideoSource =
-  | { kind: "iframe"; provider: VideoProvider; src: string }
-  | { kind: "file"; src: string; type: string };
+export type VideoSource = { kind: "iframe"; provider: VideoProvider; src: string } | { kind: "file"; src: string; type: string };
 
-export const EMBED_NOT_ALLOWED =
-  "Código iframe não permitido: use um vídeo do YouTube, Vimeo ou outro provedor suportado.";
-export const EMBED_UNREADABLE = "Código iframe inválido: cole o código de incorporação (<iframe src=\"https://…\">) do provedor de vídeo.";
-export const VIDEO_URL_NOT_SUPPORTED =
-  "URL de vídeo não suportada: use um link do YouTube, do Vimeo ou de um arquivo .mp4, .webm ou .ogg.";
+export const EMBED_NOT_ALLOWED = "Código iframe não permitido: use um vídeo do YouTube, Vimeo ou outro provedor suportado.";
+export const EMBED_UNREADABLE = 'Código iframe inválido: cole o código de incorporação (<iframe src="https://…">) do provedor de vídeo.';
+export const VIDEO_URL_NOT_SUPPORTED = "URL de vídeo não suportada: use um link do YouTube, do Vimeo ou de um arquivo .mp4, .webm ou .ogg.";
 
 /** Hosts (and path shapes) whose players may be embedded. Everything else is refused. */
 export const EMBED_PROVIDERS: { provider: VideoProvider; host: RegExp; path: RegExp; label: string }[] = [

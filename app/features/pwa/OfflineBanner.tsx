@@ -26,11 +26,7 @@ export function OfflineBanner({ className }: OfflineBannerProps) {
   if (online) return null;
 
   return (
-    <div
-      role="status"
-      aria-live="polite"
-      className={`bg-amber-300 px-4 py-2 text-center text-sm font-medium text-amber-950 ${className ?? ""}`}
-    >
+    <div role="status" aria-live="polite" className={`bg-amber-300 px-4 py-2 text-center text-sm font-medium text-amber-950 ${className ?? ""}`}>
       Você está offline. Algumas funcionalidades podem estar limitadas.
     </div>
   );

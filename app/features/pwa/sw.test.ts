@@ -141,13 +141,7 @@ function createScope() {
     },
   };
 
-  new Function("self", "caches", "fetch", "clients", "Request", SW_SOURCE)(
-    self,
-    cacheStorage,
-    fetchFn,
-    clients,
-    ScopedRequest,
-  );
+  new Function("self", "caches", "fetch", "clients", "Request", SW_SOURCE)(self, cacheStorage, fetchFn, clients, ScopedRequest);
 
   function dispatch(type: string, extra: Record<string, unknown> = {}) {
     const waits: Promise<unknown>[] = [];

@@ -55,11 +55,7 @@ export function AppShell({ data, children }: { data: ShellData; children: ReactN
             <ThemeToggle />
           </span>
         </header>
-        <main
-          id={MAIN_ID}
-          tabIndex={-1}
-          className="flex-1 pb-[calc(5rem+env(safe-area-inset-bottom))] outline-none md:pb-0"
-        >
+        <main id={MAIN_ID} tabIndex={-1} className="flex-1 pb-[calc(5rem+env(safe-area-inset-bottom))] outline-none md:pb-0">
           {children}
         </main>
       </div>
@@ -68,17 +64,7 @@ export function AppShell({ data, children }: { data: ShellData; children: ReactN
   );
 }
 
-function DesktopSidebar({
-  open,
-  onToggle,
-  user,
-  appName,
-}: {
-  open: boolean;
-  onToggle: () => void;
-  user: ShellUser;
-  appName: string;
-}) {
+function DesktopSidebar({ open, onToggle, user, appName }: { open: boolean; onToggle: () => void; user: ShellUser; appName: string }) {
   const { pathname, search } = useLocation();
   return (
     <aside

@@ -54,9 +54,7 @@ export function PublicLanding({ title, lead }: { title: string; lead: string }) 
       </header>
       <main id={MAIN_ID} tabIndex={-1} className="mx-auto w-full max-w-5xl flex-1 px-4 pt-8 pb-16 outline-none sm:px-6 sm:pt-16">
         <div className="max-w-2xl">
-          <p className="text-sm font-semibold tracking-wide text-indigo-700 uppercase dark:text-indigo-300">
-            Inglês para quem fala português
-          </p>
+          <p className="text-sm font-semibold tracking-wide text-indigo-700 uppercase dark:text-indigo-300">Inglês para quem fala português</p>
           <h1 className="mt-3 text-4xl font-extrabold tracking-tight text-balance sm:text-5xl">{title}</h1>
           <p className="mt-4 text-lg text-slate-600 dark:text-slate-300">{lead}</p>
           <div className="mt-8 flex flex-col gap-3 sm:flex-row">

@@ -3,15 +3,7 @@ import { LogOutIcon, SparkleIcon } from "~/components/icons";
 import { SIDEBAR_ITEMS, isNavItemActive } from "./nav";
 import { creditsLabel, type ShellUser } from "./types";
 
-export function NavList({
-  pathname,
-  collapsed = false,
-  onNavigate,
-}: {
-  pathname: string;
-  collapsed?: boolean;
-  onNavigate?: () => void;
-}) {
+export function NavList({ pathname, collapsed = false, onNavigate }: { pathname: string; collapsed?: boolean; onNavigate?: () => void }) {
   return (
     <ul className="space-y-1">
       {SIDEBAR_ITEMS.map((item) => {

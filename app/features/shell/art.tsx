@@ -33,7 +33,14 @@ export function FlixArt() {
 export function LabsArt() {
   return (
     <svg {...svgProps}>
-      <path d="M42 10h28M46 10v30L22 84a10 10 0 0 0 9 15h50a10 10 0 0 0 9-15L66 40V10" fill="none" stroke="#fff" strokeWidth="7" strokeLinecap="round" strokeLinejoin="round" />
+      <path
+        d="M42 10h28M46 10v30L22 84a10 10 0 0 0 9 15h50a10 10 0 0 0 9-15L66 40V10"
+        fill="none"
+        stroke="#fff"
+        strokeWidth="7"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
       <path d="M31 74h50l7 12a6 6 0 0 1-5 8H29a6 6 0 0 1-5-8Z" fill="#fff" />
       <circle cx="52" cy="56" r="5" fill="#fff" />
       <circle cx="63" cy="44" r="3.5" fill="#fff" fillOpacity=".7" />

@@ -4,13 +4,7 @@ import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as schema from "~/server/schema";
-import {
-  KEEP_REPORTS,
-  decodeReportBody,
-  parseErrorReport,
-  saveErrorReport,
-  saveServerError,
-} from "./error-report.server";
+import { KEEP_REPORTS, decodeReportBody, parseErrorReport, saveErrorReport, saveServerError } from "./error-report.server";
 
 describe("parseErrorReport", () => {
   it("trims and truncates the strings", () => {
@@ -49,9 +43,7 @@ describe("parseErrorReport", () => {
 
   it("turns the timestamp into a date and ignores bad ones", () => {
     expect(parseErrorReport({ name: "E", message: "m", timestamp: 0 })!.timestamp).toEqual(new Date(0));
-    expect(parseErrorReport({ name: "E", message: "m", timestamp: "1700000000000" })!.timestamp).toEqual(
-      new Date(1700000000000),
-    );
+    expect(parseErrorReport({ name: "E", message: "m", timestamp: "1700000000000" })!.timestamp).toEqual(new Date(1700000000000));
     expect(parseErrorReport({ name: "E", message: "m", timestamp: "nope" })!.timestamp).toBeUndefined();
   });
 });

@@ -12,21 +12,28 @@ export const INVALID_REPORT = "Relatório de erro inválido.";
 const encoder = new TextEncoder();
 
 /** Trimmed, then cut to `max` characters. */
-const clipped = (max: number) => z.string().trim().transform((value) => value.slice(0, max));
+const clipped = (max: number) =>
+  z
+    .string()
+    .trim()
+    .transform((value) => value.slice(0, max));
 const optionalClipped = (max: number) =>
   clipped(max)
     .nullish()
     .transform((value) => value || undefined);
 
 const jsonObject = z
-  .preprocess((value) => {
-    if (typeof value !== "string") return value;
-    try {
-      return JSON.parse(value);
-    } catch {
-      return value;
-    }
-  }, z.record(z.string(), z.unknown()))
+  .preprocess(
+    (value) => {
+      if (typeof value !== "string") return value;
+      try {
+        return JSON.parse(value);
+      } catch {
+        return value;
+      }
+    },
+    z.record(z.string(), z.unknown()),
+  )
   .refine((value) => !Array.isArray(value), "context must be an object")
   .refine((value) => encoder.encode(JSON.stringify(value)).byteLength <= MAX_CONTEXT_BYTES, "context too large");
 

@@ -30,7 +30,7 @@ export function reportFromError(error: unknown, context: Record<string, unknown>
   if (isObject && typeof err.message === "string") message = err.message;
   else {
     try {
-      message = typeof error === "string" ? error : JSON.stringify(error) ?? String(error);
+      message = typeof error === "string" ? error : (JSON.stringify(error) ?? String(error));
     } catch {
       message = String(error);
     }

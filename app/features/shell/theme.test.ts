@@ -3,7 +3,12 @@ import { DEFAULT_THEME, THEME_INIT_SCRIPT, THEME_COLORS, parseTheme, readTheme, 
 
 function fakeDocument(initialDark = true) {
   const classes = new Set(initialDark ? ["dark"] : []);
-  const meta = { content: "", setAttribute(_name: string, value: string) { this.content = value; } };
+  const meta = {
+    content: "",
+    setAttribute(_name: string, value: string) {
+      this.content = value;
+    },
+  };
   const documentElement = {
     classList: {
       contains: (c: string) => classes.has(c),

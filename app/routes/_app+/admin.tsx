@@ -13,10 +13,5 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function Admin() {
-  return (
-    <ComingSoon
-      feature="Administração"
-      description="O painel com as configurações do app e as análises de uso está a caminho."
-    />
-  );
+  return <ComingSoon feature="Administração" description="O painel com as configurações do app e as análises de uso está a caminho." />;
 }

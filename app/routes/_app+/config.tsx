@@ -21,10 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export default function Config() {
   const { englishLevel, englishLevelAt } = useLoaderData<typeof loader>();
   return (
-    <ComingSoon
-      feature="Configurações"
-      description="Em breve você poderá editar sua conta, sua senha e as preferências do app aqui."
-    >
+    <ComingSoon feature="Configurações" description="Em breve você poderá editar sua conta, sua senha e as preferências do app aqui.">
       <section aria-labelledby="nivel-ingles" className="mt-6 rounded-2xl border border-slate-200 p-4 text-left dark:border-night-700">
         <h2 id="nivel-ingles" className="font-semibold">
           Nível de inglês

@@ -11,9 +11,7 @@ export default function Labs() {
   return (
     <div className="mx-auto w-full max-w-5xl px-4 py-6 sm:px-6 sm:py-10">
       <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Labs</h1>
-      <p className="mt-1 text-slate-600 dark:text-slate-300">
-        Recursos experimentais para turbinar seu inglês. Teste e conte o que achou!
-      </p>
+      <p className="mt-1 text-slate-600 dark:text-slate-300">Recursos experimentais para turbinar seu inglês. Teste e conte o que achou!</p>
       <ul className="mt-6 grid gap-4 sm:grid-cols-3 sm:gap-5">
         <li className="flex flex-col">
           <FeatureCard

@@ -12,21 +12,19 @@ export const handle: RouteHandle = { access: "public" };
 /** Spec §4: success redirects after 2 s to / (or /config after an e-mail change). */
 const REDIRECT_DELAY_S = 2;
 
-type State =
-  | { state: "success"; next: string }
-  | { state: "expired"; kind: "signup" | "email_change" }
-  | { state: "error"; message: string };
+type State = { state: "success"; next: string } | { state: "expired"; kind: "signup" | "email_change" } | { state: "error"; message: string };
 
-export const meta: MetaFunction = () => [
-  { title: "Confirmação de email — Nika" },
-];
+export const meta: MetaFunction = () => [{ title: "Confirmação de email — Nika" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const token = params.get("token_hash") ?? params.get("token");
   const type = params.get("type") ?? "signup";
   if (!token || (type !== "signup" && type !== "email_change")) {
-    return data<State>({ state: "error", message: "Parâmetros de confirmação não encontrados. Use o link enviado para o seu email." }, { status: 400 });
+    return data<State>(
+      { state: "error", message: "Parâmetros de confirmação não encontrados. Use o link enviado para o seu email." },
+      { status: 400 },
+    );
   }
 
   const outcome = await confirmEmail(context, token, type);
@@ -48,22 +46,39 @@ export default function ConfirmEmail() {
       <AuthCard title="Email confirmado!">
         <DelayedRedirect to={result.next} seconds={REDIRECT_DELAY_S} />
         <NoticeBox notice={{ tone: "success", title: "Seu email foi confirmado com sucesso.", description: "Redirecionando..." }} />
-        <Link className={linkClass} to={result.next}>Continuar</Link>
+        <Link className={linkClass} to={result.next}>
+          Continuar
+        </Link>
       </AuthCard>
     );
   }
   if (result.state === "expired") {
     return (
       <AuthCard title="Link expirado">
-        <NoticeBox notice={{ tone: "error", title: "Este link de confirmação expirou.", description: "Informe seu email para receber um novo link." }} />
+        <NoticeBox
+          notice={{ tone: "error", title: "Este link de confirmação expirou.", description: "Informe seu email para receber um novo link." }}
+        />
         {result.kind === "signup" ? (
           <Form method="post" action="/email-verification">
-            <label htmlFor="resend-email" className="mb-1 block text-sm font-medium">Email</label>
-            <input id="resend-email" name="email" type="email" autoComplete="email" required className="mb-4 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-slate-900 dark:border-slate-700 dark:bg-slate-950 dark:text-white" />
-            <SubmitButton size="lg" className="w-full" pendingText="Reenviando...">Reenviar email de confirmação</SubmitButton>
+            <label htmlFor="resend-email" className="mb-1 block text-sm font-medium">
+              Email
+            </label>
+            <input
+              id="resend-email"
+              name="email"
+              type="email"
+              autoComplete="email"
+              required
+              className="mb-4 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-slate-900 dark:border-slate-700 dark:bg-slate-950 dark:text-white"
+            />
+            <SubmitButton size="lg" className="w-full" pendingText="Reenviando...">
+              Reenviar email de confirmação
+            </SubmitButton>
           </Form>
         ) : (
-          <Link className={linkClass} to="/config">Solicitar a alteração novamente em Configurações</Link>
+          <Link className={linkClass} to="/config">
+            Solicitar a alteração novamente em Configurações
+          </Link>
         )}
       </AuthCard>
     );
@@ -71,7 +86,9 @@ export default function ConfirmEmail() {
   return (
     <AuthCard title="Não foi possível confirmar">
       <NoticeBox notice={{ tone: "error", title: result.message }} />
-      <Link className={linkClass} to="/signin">Ir para o login</Link>
+      <Link className={linkClass} to="/signin">
+        Ir para o login
+      </Link>
     </AuthCard>
   );
 }

@@ -61,7 +61,14 @@ export default function EmailVerification() {
   const remaining = useCountdown(serverWait, serverWait > 0 ? serverWait : RESEND_COUNTDOWN_S, actionData ?? waitSeconds);
 
   return (
-    <AuthCard title="Confirme seu email" subtitle={<>Enviamos um link de confirmação para <strong className="text-slate-900 dark:text-white">{email}</strong>.</>}>
+    <AuthCard
+      title="Confirme seu email"
+      subtitle={
+        <>
+          Enviamos um link de confirmação para <strong className="text-slate-900 dark:text-white">{email}</strong>.
+        </>
+      }
+    >
       <p className="mb-4 text-sm text-slate-700 dark:text-slate-300">
         Abra o email e clique no link para ativar sua conta. Não encontrou? Verifique a caixa de spam.
       </p>
@@ -78,7 +85,9 @@ export default function EmailVerification() {
         </SubmitButton>
       </Form>
       <p className="mt-6 text-center text-sm">
-        <Link className={linkClass} to="/signin">Voltar para o login</Link>
+        <Link className={linkClass} to="/signin">
+          Voltar para o login
+        </Link>
       </p>
     </AuthCard>
   );

@@ -36,10 +36,14 @@ export default function ForgotPassword() {
       {actionData?.sent ? <NoticeBox notice={{ tone: "success", title: "Verifique seu email", description: SAME_ANSWER }} /> : null}
       <ConformForm form={form}>
         <Field meta={fields.email} label="Email" type="email" autoComplete="email" inputMode="email" placeholder="seu@email.com" />
-        <SubmitButton size="lg" className="w-full" pendingText="Enviando...">Enviar link de redefinição</SubmitButton>
+        <SubmitButton size="lg" className="w-full" pendingText="Enviando...">
+          Enviar link de redefinição
+        </SubmitButton>
       </ConformForm>
       <p className="mt-6 text-center text-sm">
-        <Link className={linkClass} to="/signin">Voltar para o login</Link>
+        <Link className={linkClass} to="/signin">
+          Voltar para o login
+        </Link>
       </p>
     </AuthCard>
   );

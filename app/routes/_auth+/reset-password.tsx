@@ -15,9 +15,7 @@ export const handle: RouteHandle = { access: "public" };
 const INVALID_LINK = "Link de redefinição de senha inválido ou expirado. Solicite um novo link de redefinição.";
 const REDIRECT_DELAY_S = 2;
 
-export const meta: MetaFunction = () => [
-  { title: "Redefinir senha — Nika" },
-];
+export const meta: MetaFunction = () => [{ title: "Redefinir senha — Nika" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
@@ -52,7 +50,9 @@ export default function ResetPassword() {
       <AuthCard title="Senha redefinida!">
         <DelayedRedirect to="/signin" seconds={REDIRECT_DELAY_S} />
         <NoticeBox notice={{ tone: "success", title: "Sua senha foi alterada com sucesso.", description: "Redirecionando para o login..." }} />
-        <Link className={linkClass} to="/signin">Ir para o login</Link>
+        <Link className={linkClass} to="/signin">
+          Ir para o login
+        </Link>
       </AuthCard>
     );
   }
@@ -60,7 +60,9 @@ export default function ResetPassword() {
     return (
       <AuthCard title="Redefinir senha">
         <NoticeBox notice={{ tone: "error", title: INVALID_LINK }} />
-        <Link className={linkClass} to="/forgot-password">Solicitar novo link</Link>
+        <Link className={linkClass} to="/forgot-password">
+          Solicitar novo link
+        </Link>
       </AuthCard>
     );
   }
@@ -71,7 +73,9 @@ export default function ResetPassword() {
         <input type="hidden" name="token" value={token} />
         <Field meta={fields.password} label="Nova senha" type="password" autoComplete="new-password" minLength={PASSWORD_MIN} />
         <Field meta={fields.confirmPassword} label="Confirmar nova senha" type="password" autoComplete="new-password" minLength={PASSWORD_MIN} />
-        <SubmitButton size="lg" className="w-full" pendingText="Salvando...">Redefinir senha</SubmitButton>
+        <SubmitButton size="lg" className="w-full" pendingText="Salvando...">
+          Redefinir senha
+        </SubmitButton>
       </ConformForm>
     </AuthCard>
   );

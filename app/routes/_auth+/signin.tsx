@@ -8,9 +8,7 @@ import { pendingEmailHeader } from "~/features/auth/pending-email.server";
 import { signinSchema } from "~/features/auth/schemas";
 import { AuthCard, linkClass } from "~/features/auth/ui";
 import type { RouteHandle } from "~/lib/access";
-import {
-  createAuthenticator, createSession, InvalidCredentialsError, redirectIfSignedIn, safeRedirect,
-} from "~/server/auth.server";
+import { createAuthenticator, createSession, InvalidCredentialsError, redirectIfSignedIn, safeRedirect } from "~/server/auth.server";
 import { getFlags } from "~/server/flags.server";
 import { checkLimit, clearAttempts, LIMITS, minutesLeft, recordAttempt } from "~/server/rate-limit.server";
 import { readFormData } from "~/server/request.server";
@@ -84,7 +82,9 @@ export default function SignIn() {
         <NoticeBox notice={{ tone: "error", title: errorTitle, description: errorDescription }}>
           {actionData?.code === "email_not_confirmed" ? (
             <p className="mt-2">
-              <Link className={linkClass} to="/email-verification">Reenviar email de confirmação</Link>
+              <Link className={linkClass} to="/email-verification">
+                Reenviar email de confirmação
+              </Link>
             </p>
           ) : null}
         </NoticeBox>
@@ -94,16 +94,23 @@ export default function SignIn() {
         <Field meta={fields.email} label="Email" type="email" autoComplete="email" inputMode="email" placeholder="seu@email.com" />
         <Field meta={fields.password} label="Senha" type="password" autoComplete="current-password" placeholder="Sua senha" />
         <p className="-mt-2 mb-4 text-right text-sm">
-          <Link className={linkClass} to="/forgot-password">Esqueceu a senha?</Link>
+          <Link className={linkClass} to="/forgot-password">
+            Esqueceu a senha?
+          </Link>
         </p>
-        <SubmitButton size="lg" className="w-full" pendingText="Entrando...">Entrar</SubmitButton>
+        <SubmitButton size="lg" className="w-full" pendingText="Entrando...">
+          Entrar
+        </SubmitButton>
       </ConformForm>
       {googleEnabled ? (
         // Google sign-in arrives with its own issue; its place is kept here.
         <p className="mt-4 text-center text-xs text-slate-600 dark:text-slate-400">Login com Google em breve.</p>
       ) : null}
       <p className="mt-6 text-center text-sm text-slate-700 dark:text-slate-300">
-        Não tem uma conta? <Link className={linkClass} to="/signup">Criar conta</Link>
+        Não tem uma conta?{" "}
+        <Link className={linkClass} to="/signup">
+          Criar conta
+        </Link>
       </p>
     </AuthCard>
   );

@@ -78,7 +78,9 @@ export default function SignUp() {
     return (
       <AuthCard title="Criar conta">
         <NoticeBox notice={SIGNUP_DISABLED} />
-        <Link className={linkClass} to="/signin">Voltar para o login</Link>
+        <Link className={linkClass} to="/signin">
+          Voltar para o login
+        </Link>
       </AuthCard>
     );
   }
@@ -89,14 +91,18 @@ export default function SignUp() {
         <NoticeBox notice={{ tone: actionData?.code === "disabled" ? "info" : "error", title: errorTitle, description: errorDescription }}>
           {emailExists ? (
             <p className="mt-2">
-              <Link className={linkClass} to="/signin">Ir para o login</Link>
+              <Link className={linkClass} to="/signin">
+                Ir para o login
+              </Link>
             </p>
           ) : null}
         </NoticeBox>
       ) : null}
       {askToSignIn ? (
         <div role="dialog" aria-labelledby="go-signin-title" className="mb-4 rounded-lg border border-indigo-300 p-3 dark:border-indigo-700">
-          <p id="go-signin-title" className="text-sm font-medium">Este email já tem uma conta. Deseja ir para o login?</p>
+          <p id="go-signin-title" className="text-sm font-medium">
+            Este email já tem uma conta. Deseja ir para o login?
+          </p>
           <Button size="sm" onClick={() => navigate("/signin")} className="mt-2">
             Ir para o login
           </Button>
@@ -106,15 +112,34 @@ export default function SignUp() {
         <Field meta={fields.name} label="Nome" autoComplete="name" placeholder="Seu nome" maxLength={100} />
         <Field meta={fields.email} label="Email" type="email" autoComplete="email" inputMode="email" placeholder="seu@email.com" />
         <Field meta={fields.whatsapp} label="WhatsApp" type="tel" autoComplete="tel" inputMode="tel" placeholder="+55 11 99999-9999" />
-        <Field meta={fields.password} label="Senha" type="password" autoComplete="new-password" placeholder={`Mínimo ${PASSWORD_MIN} caracteres`} minLength={PASSWORD_MIN} />
-        <Field meta={fields.confirmPassword} label="Confirmar senha" type="password" autoComplete="new-password" placeholder="Repita a senha" minLength={PASSWORD_MIN} />
+        <Field
+          meta={fields.password}
+          label="Senha"
+          type="password"
+          autoComplete="new-password"
+          placeholder={`Mínimo ${PASSWORD_MIN} caracteres`}
+          minLength={PASSWORD_MIN}
+        />
+        <Field
+          meta={fields.confirmPassword}
+          label="Confirmar senha"
+          type="password"
+          autoComplete="new-password"
+          placeholder="Repita a senha"
+          minLength={PASSWORD_MIN}
+        />
         <p className="-mt-2 mb-4 text-xs text-slate-600 dark:text-slate-400">
           Use 8 ou mais caracteres com letras maiúsculas, minúsculas e números.
         </p>
-        <SubmitButton size="lg" className="w-full" pendingText="Criando conta...">Criar conta</SubmitButton>
+        <SubmitButton size="lg" className="w-full" pendingText="Criando conta...">
+          Criar conta
+        </SubmitButton>
       </ConformForm>
       <p className="mt-6 text-center text-sm text-slate-700 dark:text-slate-300">
-        Já tem uma conta? <Link className={linkClass} to="/signin">Entrar</Link>
+        Já tem uma conta?{" "}
+        <Link className={linkClass} to="/signin">
+          Entrar
+        </Link>
       </p>
     </AuthCard>
   );

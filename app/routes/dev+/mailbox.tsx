@@ -58,10 +58,20 @@ export default function DevMailbox() {
         Todas as mensagens enviadas pelo app ficam aqui. Esta página não existe em produção.
       </p>
       <Form method="get" className="mt-4 flex gap-2">
-        <label htmlFor="mailbox-to" className="sr-only">Filtrar por destinatário</label>
-        <input id="mailbox-to" name="to" type="email" defaultValue={to ?? ""} placeholder="Filtrar por destinatário"
-          className="flex-1 rounded-lg border border-slate-300 bg-white px-3 py-2 text-slate-900 dark:border-slate-700 dark:bg-slate-950 dark:text-white" />
-        <button type="submit" className="rounded-lg bg-indigo-600 px-4 py-2 font-semibold text-white">Filtrar</button>
+        <label htmlFor="mailbox-to" className="sr-only">
+          Filtrar por destinatário
+        </label>
+        <input
+          id="mailbox-to"
+          name="to"
+          type="email"
+          defaultValue={to ?? ""}
+          placeholder="Filtrar por destinatário"
+          className="flex-1 rounded-lg border border-slate-300 bg-white px-3 py-2 text-slate-900 dark:border-slate-700 dark:bg-slate-950 dark:text-white"
+        />
+        <button type="submit" className="rounded-lg bg-indigo-600 px-4 py-2 font-semibold text-white">
+          Filtrar
+        </button>
       </Form>
       {messages.length === 0 ? <p className="mt-6">Nenhum email ainda.</p> : null}
       <ol className="mt-6 space-y-4">
@@ -72,7 +82,9 @@ export default function DevMailbox() {
               Para <span data-testid="mail-to">{message.to}</span> · {message.kind} · {message.status} ·{" "}
               {new Date(message.createdAt).toLocaleString("pt-BR", { timeZone: "America/Sao_Paulo" })}
             </p>
-            <p className="mt-2 whitespace-pre-wrap text-sm"><TextWithLinks text={message.text} /></p>
+            <p className="mt-2 whitespace-pre-wrap text-sm">
+              <TextWithLinks text={message.text} />
+            </p>
           </li>
         ))}
       </ol>

@@ -5,5 +5,4 @@ import { connectLessonChannel } from "~/server/realtime.server";
 export const handle: RouteHandle = { access: "user" };
 
 /** WebSocket endpoint of a lesson's live channel (the upgrade is answered by its Durable Object). */
-export const loader = ({ request, context, params }: LoaderFunctionArgs) =>
-  connectLessonChannel(request, context, params.lessonId ?? "");
+export const loader = ({ request, context, params }: LoaderFunctionArgs) => connectLessonChannel(request, context, params.lessonId ?? "");

@@ -38,10 +38,7 @@ export function getAiProviders(env: AiEnv, options: ProviderOptions = {}): AiPro
   }
   if (env.AI) return createWorkersAiProviders(env.AI as unknown as AiRunner, options);
   if (env.NIKA_CHAT_WEBHOOK_URL) {
-    const { chat, stt } = createWebhookProviders(
-      { chatUrl: env.NIKA_CHAT_WEBHOOK_URL, userAudioUrl: env.NIKA_USER_AUDIO_WEBHOOK_URL },
-      options,
-    );
+    const { chat, stt } = createWebhookProviders({ chatUrl: env.NIKA_CHAT_WEBHOOK_URL, userAudioUrl: env.NIKA_USER_AUDIO_WEBHOOK_URL }, options);
     if (chat) return { chat, stt, tts: null };
   }
   return null;

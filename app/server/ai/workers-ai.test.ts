@@ -65,7 +65,19 @@ describe("Workers AI stream", () => {
 
 describe("Whisper answers", () => {
   it("reads words from v3-turbo segments and from the top level", () => {
-    expect(parseWhisper({ text: " I like ", segments: [{ words: [{ word: " I", start: 0, end: 0.2 }, { word: "like", start: 0.2, end: 0.5 }] }] })).toEqual({
+    expect(
+      parseWhisper({
+        text: " I like ",
+        segments: [
+          {
+            words: [
+              { word: " I", start: 0, end: 0.2 },
+              { word: "like", start: 0.2, end: 0.5 },
+            ],
+          },
+        ],
+      }),
+    ).toEqual({
       text: "I like",
       words: [
         { word: "I", start: 0, end: 0.2 },

@@ -32,8 +32,7 @@ function field(value: unknown, key: "name" | "message"): string {
 }
 
 /** 16 silent 8-bit samples: played muted inside a tap to unlock the shared element on iOS. */
-export const SILENT_WAV =
-  "data:audio/wav;base64,UklGRjQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YRAAAACAgICAgICAgICAgICAgICA";
+export const SILENT_WAV = "data:audio/wav;base64,UklGRjQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YRAAAACAgICAgICAgICAgICAgICA";
 
 export type PlaybackState = "idle" | "loading" | "playing" | "paused" | "error";
 
@@ -101,21 +100,16 @@ export interface PlaybackEnvironment {
 
 export const browserEnvironment: PlaybackEnvironment = {
   createAudio: () => (typeof Audio === "undefined" ? null : (new Audio() as unknown as AudioLike)),
-  speech: () =>
-    typeof speechSynthesis === "undefined" ? null : (speechSynthesis as unknown as SpeechLike),
+  speech: () => (typeof speechSynthesis === "undefined" ? null : (speechSynthesis as unknown as SpeechLike)),
   createUtterance: (text) =>
-    typeof SpeechSynthesisUtterance === "undefined"
-      ? null
-      : (new SpeechSynthesisUtterance(text) as unknown as UtteranceLike),
+    typeof SpeechSynthesisUtterance === "undefined" ? null : (new SpeechSynthesisUtterance(text) as unknown as UtteranceLike),
   createAudioContext: () => {
-    const Ctx =
-      globalThis.AudioContext ?? (globalThis as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
+    const Ctx = globalThis.AudioContext ?? (globalThis as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
     return Ctx ? new Ctx() : null;
   },
   isMobile: () =>
     typeof navigator !== "undefined" &&
-    (/Android|iPhone|iPad|iPod|Mobile/i.test(navigator.userAgent) ||
-      (navigator.platform === "MacIntel" && navigator.maxTouchPoints > 1)),
+    (/Android|iPhone|iPad|iPod|Mobile/i.test(navigator.userAgent) || (navigator.platform === "MacIntel" && navigator.maxTouchPoints > 1)),
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
@@ -395,7 +389,15 @@ export function createPlayback(overrides: Partial<PlaybackEnvironment> = {}) {
       session = s;
       startMedia(s);
     } else {
-      const s: SpeechSession = { kind: "speech", id, text: request.text, lang: speechLang(request.lang), utterance: null, started: false, spoken: 0 };
+      const s: SpeechSession = {
+        kind: "speech",
+        id,
+        text: request.text,
+        lang: speechLang(request.lang),
+        utterance: null,
+        started: false,
+        spoken: 0,
+      };
       session = s;
       startSpeech(s, 0);
     }
@@ -437,12 +439,7 @@ export function createPlayback(overrides: Partial<PlaybackEnvironment> = {}) {
   function beginRecording(): void {
     if (snapshot.recording) return;
     const s = session;
-    const busy =
-      !!s &&
-      isActive(s) &&
-      (snapshot.state === "playing" ||
-        snapshot.state === "loading" ||
-        (s.kind === "media" && s.retryPending));
+    const busy = !!s && isActive(s) && (snapshot.state === "playing" || snapshot.state === "loading" || (s.kind === "media" && s.retryPending));
     held = busy ? s : null;
     clearTimers();
     element?.pause();

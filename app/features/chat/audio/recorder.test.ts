@@ -12,14 +12,7 @@ import { readWavHeader } from "./wav";
 
 describe("pickMimeType", () => {
   it("returns the first supported type in the spec's order", () => {
-    expect(MIME_PREFERENCE).toEqual([
-      "audio/mp4",
-      "audio/mpeg",
-      "audio/wav",
-      "audio/webm;codecs=opus",
-      "audio/webm",
-      "audio/ogg",
-    ]);
+    expect(MIME_PREFERENCE).toEqual(["audio/mp4", "audio/mpeg", "audio/wav", "audio/webm;codecs=opus", "audio/webm", "audio/ogg"]);
     expect(pickMimeType(() => true)).toBe("audio/mp4");
     expect(pickMimeType((t) => t.startsWith("audio/webm"))).toBe("audio/webm;codecs=opus");
     expect(pickMimeType((t) => t === "audio/webm" || t === "audio/ogg")).toBe("audio/webm");
@@ -166,9 +159,7 @@ describe("Recorder", () => {
       onError,
     });
     expect(await rec.start()).toBe(false);
-    expect(onError).toHaveBeenCalledWith(
-      "Microphone permission denied. Please allow microphone access and try again.",
-    );
+    expect(onError).toHaveBeenCalledWith("Microphone permission denied. Please allow microphone access and try again.");
   });
 
   it("reports 'Recording failed - please try again' when MediaRecorder errors", async () => {
@@ -227,9 +218,7 @@ describe("recordToWav", () => {
   };
 
   it("decodes, renders to 16 kHz mono and encodes a valid WAV", async () => {
-    const result = await recordToWav(new Blob([new Uint8Array(2000)], { type: "audio/webm" }), async () =>
-      decoded(1),
-    );
+    const result = await recordToWav(new Blob([new Uint8Array(2000)], { type: "audio/webm" }), async () => decoded(1));
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.wav.type).toBe("audio/wav");
@@ -249,8 +238,9 @@ describe("recordToWav", () => {
   });
 
   it("reports 'Failed to process recording' when decoding fails", async () => {
-    expect(
-      await recordToWav(new Blob([new Uint8Array(10)]), () => Promise.reject(new Error("EncodingError"))),
-    ).toEqual({ ok: false, message: "Failed to process recording" });
+    expect(await recordToWav(new Blob([new Uint8Array(10)]), () => Promise.reject(new Error("EncodingError")))).toEqual({
+      ok: false,
+      message: "Failed to process recording",
+    });
   });
 });

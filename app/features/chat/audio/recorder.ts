@@ -4,14 +4,7 @@ import { AUDIO_BLOB_MESSAGES, CHUNK_MS, HIDDEN_RELEASE_MS, WAV_SAMPLE_RATE, vali
 import { encodeWav, renderTo16kMono } from "./wav";
 
 /** Spec §9 preference order: the first one the browser supports wins. */
-export const MIME_PREFERENCE = [
-  "audio/mp4",
-  "audio/mpeg",
-  "audio/wav",
-  "audio/webm;codecs=opus",
-  "audio/webm",
-  "audio/ogg",
-] as const;
+export const MIME_PREFERENCE = ["audio/mp4", "audio/mpeg", "audio/wav", "audio/webm;codecs=opus", "audio/webm", "audio/ogg"] as const;
 
 export const AUDIO_BITS_PER_SECOND = 128_000;
 
@@ -51,8 +44,7 @@ export const MICROPHONE_MESSAGES = {
 
 /** Maps a getUserMedia rejection to the exact spec §8 text. */
 export function mapMicrophoneError(error: unknown): string {
-  const name =
-    error && typeof error === "object" && "name" in error && typeof error.name === "string" ? error.name : "";
+  const name = error && typeof error === "object" && "name" in error && typeof error.name === "string" ? error.name : "";
   switch (name) {
     case "NotAllowedError":
     case "PermissionDeniedError":
@@ -95,8 +87,7 @@ export class Recorder {
 
   async start(): Promise<boolean> {
     if (this.state === "recording") return true;
-    const getUserMedia =
-      this.options.getUserMedia ?? ((c: MediaStreamConstraints) => navigator.mediaDevices.getUserMedia(c));
+    const getUserMedia = this.options.getUserMedia ?? ((c: MediaStreamConstraints) => navigator.mediaDevices.getUserMedia(c));
     try {
       this.stream = await getUserMedia(microphoneConstraints);
     } catch (error) {
@@ -218,8 +209,7 @@ export async function recordToWav(
 }
 
 async function defaultDecode(data: ArrayBuffer): Promise<AudioBuffer> {
-  const Ctx =
-    globalThis.AudioContext ?? (globalThis as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
+  const Ctx = globalThis.AudioContext ?? (globalThis as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
   if (!Ctx) throw new Error("No AudioContext");
   const ctx = new Ctx();
   try {

@@ -1,14 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  encodeWav,
-  floatToInt16,
-  pureTo16kMono,
-  readWavHeader,
-  renderTo16kMono,
-  resampleLinear,
-  toMono,
-  type AudioBufferLike,
-} from "./wav";
+import { encodeWav, floatToInt16, pureTo16kMono, readWavHeader, renderTo16kMono, resampleLinear, toMono, type AudioBufferLike } from "./wav";
 
 const ascii = (bytes: Uint8Array, at: number) => String.fromCharCode(...bytes.subarray(at, at + 4));
 const u16 = (b: Uint8Array, at: number) => b[at]! | (b[at + 1]! << 8);
@@ -22,7 +13,7 @@ function sine(freq: number, rate: number, seconds: number, amp = 0.8): Float32Ar
 
 function zeroCrossings(samples: Float32Array): number {
   let n = 0;
-  for (let i = 1; i < samples.length; i++) if ((samples[i - 1]! < 0) !== (samples[i]! < 0)) n++;
+  for (let i = 1; i < samples.length; i++) if (samples[i - 1]! < 0 !== samples[i]! < 0) n++;
   return n;
 }
 

@@ -78,9 +78,7 @@ export function AudioPlayer({ id, src, text, lang, autoPlay = false, playLabel =
                 aria-pressed={pressed}
                 onClick={() => playback.setSpeed(speed)}
                 className={`h-7 min-w-10 rounded-full px-2 text-xs font-semibold ${focusRing} ${
-                  pressed
-                    ? "bg-indigo-600 text-white"
-                    : "text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-night-700"
+                  pressed ? "bg-indigo-600 text-white" : "text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-night-700"
                 }`}
               >
                 {`${speed}x`}
@@ -91,9 +89,7 @@ export function AudioPlayer({ id, src, text, lang, autoPlay = false, playLabel =
       </div>
 
       <div aria-live="polite">
-        {pausedNotice ? (
-          <p className="mt-1.5 text-xs font-medium text-amber-900 dark:text-amber-200">{pausedNotice}</p>
-        ) : null}
+        {pausedNotice ? <p className="mt-1.5 text-xs font-medium text-amber-900 dark:text-amber-200">{pausedNotice}</p> : null}
       </div>
 
       {state === "error" && !pausedNotice ? (

@@ -79,7 +79,10 @@ export function ChatScreen({ page, aside }: { page: ChatPageData; aside?: (level
 
       <section aria-label="Mensagens" className="flex-1 px-3 py-4 sm:px-4">
         {!page.nikaAvailable ? (
-          <p role="alert" className="mx-auto max-w-md rounded-2xl border border-amber-300 bg-amber-50 p-4 text-center text-amber-950 dark:border-amber-400/40 dark:bg-amber-400/10 dark:text-amber-100">
+          <p
+            role="alert"
+            className="mx-auto max-w-md rounded-2xl border border-amber-300 bg-amber-50 p-4 text-center text-amber-950 dark:border-amber-400/40 dark:bg-amber-400/10 dark:text-amber-100"
+          >
             <strong className="block">Nika não está disponível</strong>
             Nenhum provedor de IA está configurado neste servidor. Tente novamente mais tarde.
           </p>
@@ -149,7 +152,9 @@ function MessageBubble({ message, lang, autoPlay }: { message: ClientMessage; la
           </p>
         )}
         {message.failed ? (
-          <p className={`mt-1 text-xs font-semibold ${mine ? "text-indigo-100" : "text-red-700 dark:text-red-300"}`}>Não enviada — tente novamente.</p>
+          <p className={`mt-1 text-xs font-semibold ${mine ? "text-indigo-100" : "text-red-700 dark:text-red-300"}`}>
+            Não enviada — tente novamente.
+          </p>
         ) : null}
         {mine && audio ? (
           <div className="mt-2">
@@ -177,7 +182,11 @@ function TypingIndicator() {
     <div className="mt-3 flex justify-start" role="status" aria-label="Nika está digitando…" data-testid="typing-indicator">
       <div className="flex items-center gap-1.5 rounded-2xl rounded-bl-md border border-slate-200 bg-white px-4 py-3.5 dark:border-night-700 dark:bg-night-900">
         {[0, 150, 300].map((delay) => (
-          <span key={delay} className="animate-typing size-2 rounded-full bg-slate-500 dark:bg-slate-300" style={{ animationDelay: `${delay}ms` }} />
+          <span
+            key={delay}
+            className="animate-typing size-2 rounded-full bg-slate-500 dark:bg-slate-300"
+            style={{ animationDelay: `${delay}ms` }}
+          />
         ))}
       </div>
     </div>
@@ -187,7 +196,10 @@ function TypingIndicator() {
 function InlineError({ error }: { error: ChatFormError }) {
   const exhausted = error.code === "CREDITS_EXHAUSTED";
   return (
-    <div role="alert" className="mb-2 rounded-xl border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-400/40 dark:bg-red-400/10 dark:text-red-100">
+    <div
+      role="alert"
+      className="mb-2 rounded-xl border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-400/40 dark:bg-red-400/10 dark:text-red-100"
+    >
       <strong className="block">{exhausted ? "Créditos Esgotados" : (error.title ?? "Não foi possível enviar")}</strong>
       {exhausted ? "Seus créditos acabaram. Para continuar jogando agora, use o botão abaixo para comprar mais créditos." : error.message}
       {exhausted ? (

@@ -17,7 +17,9 @@ export function levelLabel(level: string) {
 }
 
 export function formatLevelDate(iso: string) {
-  return new Intl.DateTimeFormat("pt-BR", { day: "2-digit", month: "2-digit", year: "numeric", timeZone: "America/Sao_Paulo" }).format(new Date(iso));
+  return new Intl.DateTimeFormat("pt-BR", { day: "2-digit", month: "2-digit", year: "numeric", timeZone: "America/Sao_Paulo" }).format(
+    new Date(iso),
+  );
 }
 
 export function LevelTestIntro({ level, levelAt }: { level: string | null; levelAt: string | null }) {
@@ -28,11 +30,14 @@ export function LevelTestIntro({ level, levelAt }: { level: string | null; level
       </Link>
       <h1 className="mt-4 text-2xl font-bold tracking-tight sm:text-3xl">Teste de Nível de Inglês</h1>
       <p className="mt-2 text-slate-700 dark:text-slate-200">
-        A Nika faz algumas perguntas, uma de cada vez, e ajusta a dificuldade às suas respostas. No final você recebe seu nível
-        (de A1 a C2) com uma explicação em português. Cada resposta usa 1 crédito.
+        A Nika faz algumas perguntas, uma de cada vez, e ajusta a dificuldade às suas respostas. No final você recebe seu nível (de A1 a C2) com
+        uma explicação em português. Cada resposta usa 1 crédito.
       </p>
       {level ? (
-        <div className="mt-6 rounded-2xl border border-indigo-200 bg-indigo-50 p-5 dark:border-indigo-400/30 dark:bg-indigo-400/10" data-testid="english-level">
+        <div
+          className="mt-6 rounded-2xl border border-indigo-200 bg-indigo-50 p-5 dark:border-indigo-400/30 dark:bg-indigo-400/10"
+          data-testid="english-level"
+        >
           <p className="text-sm font-semibold text-indigo-900 dark:text-indigo-100">Seu nível atual</p>
           <p className="mt-1 text-3xl font-black tracking-tight text-indigo-950 dark:text-white">{levelLabel(level)}</p>
           {levelAt ? <p className="mt-1 text-sm text-indigo-900 dark:text-indigo-100">Teste feito em {formatLevelDate(levelAt)}</p> : null}
@@ -51,7 +56,10 @@ export function LevelTestIntro({ level, levelAt }: { level: string | null; level
 export function LevelBanner({ level }: { level: string | null }) {
   if (!level) return null;
   return (
-    <p className="border-b border-indigo-200 bg-indigo-50 px-4 py-2 text-sm text-indigo-950 dark:border-indigo-400/30 dark:bg-indigo-400/10 dark:text-indigo-100" data-testid="english-level">
+    <p
+      className="border-b border-indigo-200 bg-indigo-50 px-4 py-2 text-sm text-indigo-950 dark:border-indigo-400/30 dark:bg-indigo-400/10 dark:text-indigo-100"
+      data-testid="english-level"
+    >
       Seu nível: <strong>{levelLabel(level)}</strong>
     </p>
   );

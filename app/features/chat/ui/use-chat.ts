@@ -23,7 +23,11 @@ type Handlers = {
 };
 
 /** POSTs and reads the event stream; resolves with `done` data or an error (never throws). */
-export async function readChatStream(url: string, body: FormData | null, handlers: Handlers): Promise<{ done: DoneData } | { error: StreamError }> {
+export async function readChatStream(
+  url: string,
+  body: FormData | null,
+  handlers: Handlers,
+): Promise<{ done: DoneData } | { error: StreamError }> {
   let response: Response;
   try {
     response = await fetch(url, { method: "POST", body, headers: { Accept: "text/event-stream" } });
@@ -143,9 +147,7 @@ export function useChat(page: ChatPageData) {
       // Failed upstream: the bubble stays, marked, as the server keeps it.
       const refused = outcome.error.code !== "NETWORK" && (outcome.error.status ?? 500) < 500;
       setMessages((list) =>
-        refused
-          ? list.filter((m) => m.id !== localId)
-          : list.map((m) => (m.id === localId ? { ...m, failed: true, processing: false } : m)),
+        refused ? list.filter((m) => m.id !== localId) : list.map((m) => (m.id === localId ? { ...m, failed: true, processing: false } : m)),
       );
       reportError(outcome.error);
       return false;

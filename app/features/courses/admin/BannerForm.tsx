@@ -14,7 +14,17 @@ export type BannerFormValues = Pick<
 
 export const DEFAULT_GRADIENT = "linear-gradient(135deg, #312e81 0%, #6d28d9 55%, #be185d 100%)";
 
-export function BannerForm({ banner, actionData, action, closeTo }: { banner: BannerFormValues | null; actionData?: AdminActionData; action: string; closeTo: string }) {
+export function BannerForm({
+  banner,
+  actionData,
+  action,
+  closeTo,
+}: {
+  banner: BannerFormValues | null;
+  actionData?: AdminActionData;
+  action: string;
+  closeTo: string;
+}) {
   const [form, fields] = useSchemaForm(bannerSchema, actionData?.result, {
     id: "banner-cursos",
     shouldValidate: "onBlur",

@@ -12,7 +12,17 @@ export type LessonFormValues = Pick<
   "id" | "title" | "description" | "videoUrl" | "iframe" | "thumbnailUrl" | "durationSeconds" | "orderIndex"
 >;
 
-export function LessonForm({ lesson, actionData, action, closeTo }: { lesson: LessonFormValues; actionData?: AdminActionData; action: string; closeTo: string }) {
+export function LessonForm({
+  lesson,
+  actionData,
+  action,
+  closeTo,
+}: {
+  lesson: LessonFormValues;
+  actionData?: AdminActionData;
+  action: string;
+  closeTo: string;
+}) {
   const [form, fields] = useSchemaForm(lessonSchema, actionData?.result, {
     id: `aula-${lesson.id}`,
     shouldValidate: "onBlur",

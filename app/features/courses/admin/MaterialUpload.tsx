@@ -68,9 +68,7 @@ export function MaterialUpload({ action, actionData }: { action: string; actionD
         onDragLeave={() => setDragging(false)}
         onDrop={onDrop}
         className={`flex cursor-pointer flex-col focus-within:ring-2 focus-within:ring-indigo-500 items-center justify-center gap-2 rounded-xl border-2 border-dashed p-6 text-center transition-colors ${
-          dragging
-            ? "border-indigo-500 bg-indigo-50 dark:bg-indigo-400/10"
-            : "border-slate-300 hover:border-indigo-400 dark:border-night-700"
+          dragging ? "border-indigo-500 bg-indigo-50 dark:bg-indigo-400/10" : "border-slate-300 hover:border-indigo-400 dark:border-night-700"
         }`}
       >
         <span className="flex size-12 items-center justify-center rounded-full bg-indigo-50 text-indigo-700 dark:bg-indigo-400/15 dark:text-indigo-200">

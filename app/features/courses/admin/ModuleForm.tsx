@@ -12,7 +12,17 @@ export type ModuleFormValues = Pick<
   "id" | "title" | "description" | "orderIndex" | "imageUrl" | "bannerUrl" | "bannerTitle" | "bannerSubtitle" | "available"
 >;
 
-export function ModuleForm({ module, actionData, action, closeTo }: { module: ModuleFormValues; actionData?: AdminActionData; action: string; closeTo: string }) {
+export function ModuleForm({
+  module,
+  actionData,
+  action,
+  closeTo,
+}: {
+  module: ModuleFormValues;
+  actionData?: AdminActionData;
+  action: string;
+  closeTo: string;
+}) {
   const [form, fields] = useSchemaForm(moduleSchema, actionData?.result, {
     id: `modulo-${module.id}`,
     shouldValidate: "onBlur",
@@ -41,9 +51,21 @@ export function ModuleForm({ module, actionData, action, closeTo }: { module: Mo
             { value: "no", label: "Em breve" },
           ]}
         />
-        <Field meta={fields.order_index} label="Ordem" type="number" min={0} inputMode="numeric" hint="0 ou mais; define a posição no catálogo." />
+        <Field
+          meta={fields.order_index}
+          label="Ordem"
+          type="number"
+          min={0}
+          inputMode="numeric"
+          hint="0 ou mais; define a posição no catálogo."
+        />
       </div>
-      <ImageField urlMeta={fields.image_url} fileMeta={fields.image_file} label="Imagem do módulo (4:5)" alt={`Imagem atual do módulo ${module.title}`} />
+      <ImageField
+        urlMeta={fields.image_url}
+        fileMeta={fields.image_file}
+        label="Imagem do módulo (4:5)"
+        alt={`Imagem atual do módulo ${module.title}`}
+      />
       <ImageField
         urlMeta={fields.banner_url}
         fileMeta={fields.banner_file}
@@ -52,7 +74,12 @@ export function ModuleForm({ module, actionData, action, closeTo }: { module: Mo
         aspect="aspect-video"
       />
       <Field meta={fields.banner_title} label="Título do banner" hint="Opcional. Padrão: Módulo {ordem}: {título}." />
-      <TextareaField meta={fields.banner_subtitle} label="Subtítulo do banner" rows={2} hint="Opcional, até 500 caracteres. Padrão: a descrição." />
+      <TextareaField
+        meta={fields.banner_subtitle}
+        label="Subtítulo do banner"
+        rows={2}
+        hint="Opcional, até 500 caracteres. Padrão: a descrição."
+      />
     </AdminForm>
   );
 }

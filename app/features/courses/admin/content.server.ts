@@ -120,7 +120,10 @@ export async function saveCoursesBanner(db: Database, input: BannerInput, urls: 
       await tx.update(siteBanners).set(values).where(eq(siteBanners.id, current.id));
       id = current.id;
     } else {
-      const [created] = await tx.insert(siteBanners).values({ section: COURSES_SECTION, ...values }).returning({ id: siteBanners.id });
+      const [created] = await tx
+        .insert(siteBanners)
+        .values({ section: COURSES_SECTION, ...values })
+        .returning({ id: siteBanners.id });
       id = created!.id;
     }
     if (values.isActive) {

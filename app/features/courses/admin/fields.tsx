@@ -37,11 +37,20 @@ export function ImageField({
     <fieldset className="mb-5 rounded-xl border border-slate-200 p-4 dark:border-night-700">
       <legend className="px-1 text-sm font-semibold text-slate-800 dark:text-slate-200">{label}</legend>
       <div className="flex flex-col gap-4 sm:flex-row">
-        <div className={`${aspect} w-28 shrink-0 overflow-hidden rounded-lg border border-slate-200 bg-slate-100 dark:border-night-700 dark:bg-night-800`}>
+        <div
+          className={`${aspect} w-28 shrink-0 overflow-hidden rounded-lg border border-slate-200 bg-slate-100 dark:border-night-700 dark:bg-night-800`}
+        >
           {current ? (
-            <img src={current} alt={alt} className="h-full w-full object-cover" onError={(event) => (event.currentTarget.style.visibility = "hidden")} />
+            <img
+              src={current}
+              alt={alt}
+              className="h-full w-full object-cover"
+              onError={(event) => (event.currentTarget.style.visibility = "hidden")}
+            />
           ) : (
-            <span className="flex h-full items-center justify-center p-2 text-center text-xs text-slate-500 dark:text-slate-400">Sem imagem</span>
+            <span className="flex h-full items-center justify-center p-2 text-center text-xs text-slate-500 dark:text-slate-400">
+              Sem imagem
+            </span>
           )}
         </div>
         <div className="min-w-0 flex-1">
@@ -70,7 +79,17 @@ export function ImageField({
 }
 
 /** Cancelar (back to the page under the panel) and the submit button. */
-export function FormActions({ closeTo, pending, pendingText, children }: { closeTo: string; pending: boolean; pendingText: string; children: ReactNode }) {
+export function FormActions({
+  closeTo,
+  pending,
+  pendingText,
+  children,
+}: {
+  closeTo: string;
+  pending: boolean;
+  pendingText: string;
+  children: ReactNode;
+}) {
   return (
     <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
       <Link to={closeTo} preventScrollReset className={buttonVariants({ variant: "secondary", size: "lg" })}>

@@ -7,8 +7,16 @@ import type { z } from "zod";
 import { errorMessage } from "~/lib/errors";
 import { BODY_MESSAGES, BodyTooLargeError, FORM_OVERHEAD_BYTES } from "~/server/request.server";
 import {
-  deleteQuietly, IMAGE_MAX_BYTES, imageKey, keyFromPublicUrl, mediaBucket, publicPath, putObject, sniffImage,
-  type ImageFolder, type MediaBucket,
+  deleteQuietly,
+  IMAGE_MAX_BYTES,
+  imageKey,
+  keyFromPublicUrl,
+  mediaBucket,
+  publicPath,
+  putObject,
+  sniffImage,
+  type ImageFolder,
+  type MediaBucket,
 } from "~/server/storage.server";
 import { MESSAGES } from "./schemas";
 import { readFormWithFiles, type BufferedFile } from "./uploads.server";

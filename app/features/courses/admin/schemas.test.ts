@@ -44,8 +44,12 @@ describe("module form (spec §5)", () => {
   });
 
   it("available is yes or no; order_index an integer ≥ 0", () => {
-    expect(errorsOf(moduleSchema, { ...validModule, available: "maybe" })).toMatchObject({ available: ["Invalid enum value. Expected 'yes' | 'no'"] });
-    expect(errorsOf(moduleSchema, { ...validModule, order_index: "-1" })).toMatchObject({ order_index: ["Number must be greater than or equal to 0"] });
+    expect(errorsOf(moduleSchema, { ...validModule, available: "maybe" })).toMatchObject({
+      available: ["Invalid enum value. Expected 'yes' | 'no'"],
+    });
+    expect(errorsOf(moduleSchema, { ...validModule, order_index: "-1" })).toMatchObject({
+      order_index: ["Number must be greater than or equal to 0"],
+    });
     expect(errorsOf(moduleSchema, { ...validModule, order_index: "1.5" })).toMatchObject({ order_index: ["Expected integer, received float"] });
     expect(errorsOf(moduleSchema, { ...validModule, order_index: "abc" })).toMatchObject({ order_index: ["Expected number, received nan"] });
     expect(errorsOf(moduleSchema, { ...validModule, order_index: "" })).toMatchObject({ order_index: ["Required"] });
@@ -81,7 +85,9 @@ describe("a chosen image, checked in the browser as the server checks it", () =>
 describe("lesson form (spec §5)", () => {
   it("accepts a lesson with a video URL or an allowed embed code", () => {
     expect(errorsOf(lessonSchema, validLesson)).toEqual({});
-    expect(errorsOf(lessonSchema, { ...validLesson, video_url: "", iframe: '<iframe src="https://player.vimeo.com/video/1"></iframe>' })).toEqual({});
+    expect(
+      errorsOf(lessonSchema, { ...validLesson, video_url: "", iframe: '<iframe src="https://player.vimeo.com/video/1"></iframe>' }),
+    ).toEqual({});
   });
 
   it("needs a video URL or an embed code — message on video_url", () => {
@@ -99,7 +105,9 @@ describe("lesson form (spec §5)", () => {
   });
 
   it("refuses embed codes from other hosts and unplayable URLs, with clear messages", () => {
-    expect(errorsOf(lessonSchema, { ...validLesson, iframe: '<iframe src="https://evil.example/x"></iframe>' })).toEqual({ iframe: [EMBED_NOT_ALLOWED] });
+    expect(errorsOf(lessonSchema, { ...validLesson, iframe: '<iframe src="https://evil.example/x"></iframe>' })).toEqual({
+      iframe: [EMBED_NOT_ALLOWED],
+    });
     expect(errorsOf(lessonSchema, { ...validLesson, video_url: "https://example.com/pagina" })).toEqual({
       video_url: ["URL de vídeo não suportada: use um link do YouTube, do Vimeo ou de um arquivo .mp4, .webm ou .ogg."],
     });
@@ -115,9 +123,17 @@ describe("lesson form (spec §5)", () => {
 
 describe("courses banner form", () => {
   it("title ≤ 200, subtitle ≤ 500, safe gradients only, active checkbox", () => {
-    const ok = parseWithZod(form({ title: "Teacher FLIX", subtitle: "a || b", background_gradient: "linear-gradient(135deg, #312e81 0%, #be185d 100%)", is_active: "on" }), {
-      schema: bannerSchema,
-    });
+    const ok = parseWithZod(
+      form({
+        title: "Teacher FLIX",
+        subtitle: "a || b",
+        background_gradient: "linear-gradient(135deg, #312e81 0%, #be185d 100%)",
+        is_active: "on",
+      }),
+      {
+        schema: bannerSchema,
+      },
+    );
     expect(ok.status === "success" && ok.value.is_active).toBe(true);
     expect(errorsOf(bannerSchema, { title: "x".repeat(201) })).toMatchObject({ title: ["String must contain at most 200 character(s)"] });
     expect(errorsOf(bannerSchema, { subtitle: "x".repeat(501) })).toMatchObject({ subtitle: ["String must contain at most 500 character(s)"] });

@@ -39,11 +39,7 @@ export const LIMITS = {
   gradient: 300,
 } as const;
 
-const title = z
-  .string({ error: MESSAGES.titleMin })
-  .trim()
-  .min(3, MESSAGES.titleMin)
-  .max(LIMITS.title, MESSAGES.titleMax);
+const title = z.string({ error: MESSAGES.titleMin }).trim().min(3, MESSAGES.titleMin).max(LIMITS.title, MESSAGES.titleMax);
 
 const optionalText = (max: number, message: string = GENERIC.max(max)) => z.string().trim().max(max, message).optional();
 

@@ -17,7 +17,13 @@ describe("readFormWithFiles", () => {
   it("keeps a file of exactly the limit, byte for byte, with its name and type", async () => {
     const { files } = await read(multipart([["image", new File([bytes(100)], "foto.png", { type: "image/png" })]]));
     const image = files.get("image")!;
-    expect({ ...image, bytes: undefined }).toEqual({ field: "image", filename: "foto.png", contentType: "image/png", size: 100, bytes: undefined });
+    expect({ ...image, bytes: undefined }).toEqual({
+      field: "image",
+      filename: "foto.png",
+      contentType: "image/png",
+      size: 100,
+      bytes: undefined,
+    });
     expect(image.bytes).toEqual(bytes(100));
   });
 
@@ -34,7 +40,12 @@ describe("readFormWithFiles", () => {
   });
 
   it("ignores an empty file input, but keeps a named empty file", async () => {
-    const { files } = await read(multipart([["image", new File([], "", { type: "application/octet-stream" })], ["banner", new File([], "vazio.png", { type: "image/png" })]]));
+    const { files } = await read(
+      multipart([
+        ["image", new File([], "", { type: "application/octet-stream" })],
+        ["banner", new File([], "vazio.png", { type: "image/png" })],
+      ]),
+    );
     expect(files.has("image")).toBe(false);
     expect(files.get("banner")).toMatchObject({ filename: "vazio.png", size: 0 });
     expect(files.get("banner")!.bytes).toEqual(new Uint8Array(0));

@@ -39,7 +39,9 @@ export default function ChatMenu() {
   return (
     <div className="mx-auto w-full max-w-5xl px-4 py-6 sm:px-6 sm:py-10">
       <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Chat with Nika</h1>
-      <p className="mt-1 text-slate-600 dark:text-slate-300">Escolha como quer praticar hoje. Cada mensagem usa 1 crédito; a Nika começa a conversa.</p>
+      <p className="mt-1 text-slate-600 dark:text-slate-300">
+        Escolha como quer praticar hoje. Cada mensagem usa 1 crédito; a Nika começa a conversa.
+      </p>
       <ul className="mt-6 grid gap-4 sm:grid-cols-2 sm:gap-5">
         {modes.map((mode) => (
           <li key={mode.id} className="flex flex-col">

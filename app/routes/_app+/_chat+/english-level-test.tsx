@@ -16,7 +16,10 @@ const TARGET = modeTarget("english-test");
 export async function loader(args: LoaderFunctionArgs) {
   if (!new URL(args.request.url).searchParams.get("c")) {
     const user = await guard(args, TARGET);
-    return { intro: { level: user.englishLevel, levelAt: user.englishLevelAt ? new Date(user.englishLevelAt).toISOString() : null }, page: null };
+    return {
+      intro: { level: user.englishLevel, levelAt: user.englishLevelAt ? new Date(user.englishLevelAt).toISOString() : null },
+      page: null,
+    };
   }
   return { intro: null, page: await loadChatPage(args, TARGET) };
 }

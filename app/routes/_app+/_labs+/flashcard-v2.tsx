@@ -15,5 +15,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function Page() {
-  return <ComingSoon feature="Flashcards" backTo="/labs" backLabel="Voltar ao Labs" description="Os flashcards com imagens e áudio estão quase prontos." />;
+  return (
+    <ComingSoon
+      feature="Flashcards"
+      backTo="/labs"
+      backLabel="Voltar ao Labs"
+      description="Os flashcards com imagens e áudio estão quase prontos."
+    />
+  );
 }

@@ -15,5 +15,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function Page() {
-  return <ComingSoon feature="Jogo de Pronúncia" backTo="/labs" backLabel="Voltar ao Labs" description="O jogo de pronúncia com 100 níveis está quase pronto." />;
+  return (
+    <ComingSoon
+      feature="Jogo de Pronúncia"
+      backTo="/labs"
+      backLabel="Voltar ao Labs"
+      description="O jogo de pronúncia com 100 níveis está quase pronto."
+    />
+  );
 }

@@ -53,7 +53,11 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     const outcome = await uploadMaterial(context, request, lessonId);
     switch (outcome.status) {
       case "ok":
-        return redirectWithToast(`${here}#${ADMIN_PANEL_ID}`, { type: "success", title: "Upload concluído!", description: "Arquivo disponível para estudantes." });
+        return redirectWithToast(`${here}#${ADMIN_PANEL_ID}`, {
+          type: "success",
+          title: "Upload concluído!",
+          description: "Arquivo disponível para estudantes.",
+        });
       case "not_found":
         return data(notice("Erro no upload", "Aula não encontrada"), { status: 404 });
       case "no_file":
@@ -99,7 +103,11 @@ export default function LessonMaterials() {
   return (
     <AdminPanel title="Materiais da aula" description={lesson.title} closeTo={lessonPath(lesson.id)}>
       {confirm ? (
-        <div role="alertdialog" aria-labelledby="confirmar-remocao" className="mb-6 rounded-xl border border-rose-300 bg-rose-50 p-4 dark:border-rose-800 dark:bg-rose-950/40">
+        <div
+          role="alertdialog"
+          aria-labelledby="confirmar-remocao"
+          className="mb-6 rounded-xl border border-rose-300 bg-rose-50 p-4 dark:border-rose-800 dark:bg-rose-950/40"
+        >
           <h3 id="confirmar-remocao" className="font-semibold">
             Remover arquivo
           </h3>
@@ -110,10 +118,16 @@ export default function LessonMaterials() {
             <input type="hidden" name="url" value={confirm.url} />
             <input type="hidden" name="confirmed" value="yes" />
             <input type="hidden" name="redirectTo" value={`${here}#${ADMIN_PANEL_ID}`} />
-            <Link to={here} className="inline-flex items-center justify-center rounded-lg border border-slate-300 px-4 py-2.5 font-semibold dark:border-night-700">
+            <Link
+              to={here}
+              className="inline-flex items-center justify-center rounded-lg border border-slate-300 px-4 py-2.5 font-semibold dark:border-night-700"
+            >
               Cancelar
             </Link>
-            <button type="submit" className="inline-flex items-center justify-center rounded-lg bg-rose-600 px-4 py-2.5 font-semibold text-white hover:bg-rose-500">
+            <button
+              type="submit"
+              className="inline-flex items-center justify-center rounded-lg bg-rose-600 px-4 py-2.5 font-semibold text-white hover:bg-rose-500"
+            >
               Remover
             </button>
           </Form>

@@ -41,7 +41,14 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 const lessonActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("complete") }),
   // Length and emptiness are checked by addComment, which answers with the spec's messages.
-  z.object({ intent: z.literal("comment"), content: z.string().max(COMMENT_MAX_LENGTH * 4).default(""), parentId: z.string().max(100).optional() }),
+  z.object({
+    intent: z.literal("comment"),
+    content: z
+      .string()
+      .max(COMMENT_MAX_LENGTH * 4)
+      .default(""),
+    parentId: z.string().max(100).optional(),
+  }),
 ]);
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
@@ -92,13 +99,20 @@ export default function LessonRoute() {
                 </>
               ),
               panel: (
-                <section aria-labelledby="materiais-titulo" className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6 dark:border-night-700 dark:bg-night-900">
+                <section
+                  aria-labelledby="materiais-titulo"
+                  className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6 dark:border-night-700 dark:bg-night-900"
+                >
                   <div className="flex flex-wrap items-center justify-between gap-2">
                     <h2 id="materiais-titulo" className="text-lg font-bold">
                       Materiais da aula
                     </h2>
                     {isAdmin ? (
-                      <Link to={`/courses/lessons/${page.lesson.id}/materials#${ADMIN_PANEL_ID}`} preventScrollReset className={buttonVariants({ variant: "secondary" })}>
+                      <Link
+                        to={`/courses/lessons/${page.lesson.id}/materials#${ADMIN_PANEL_ID}`}
+                        preventScrollReset
+                        className={buttonVariants({ variant: "secondary" })}
+                      >
                         <UploadIcon size={16} />
                         Enviar material
                       </Link>
