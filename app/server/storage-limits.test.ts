@@ -48,7 +48,12 @@ function observed(overrides: Partial<Record<"put" | "delete" | "complete", () =>
   } as unknown as MediaBucket;
   return { bucket: wrapped, calls };
 }
-const pattern = (size: number, seed: number) => new Uint8Array(size).map((_, i) => (i * 31 + seed) & 0xff);
+/** Bytes that differ by seed and by offset (every 4 KiB), cheap to make at 10 MiB. */
+function pattern(size: number, seed: number) {
+  const out = new Uint8Array(size).fill(seed);
+  for (let i = 0; i < size; i += 4096) out[i] = (i / 4096 + seed) & 0xff;
+  return out;
+}
 async function stored(key: string) {
   const object = await bucket.get(key);
   return object ? new Uint8Array(await object.arrayBuffer()) : null;
@@ -90,7 +95,7 @@ describe("StreamingObjectWriter limit", () => {
     await expect(writer.write(new Uint8Array(6))).rejects.toBeInstanceOf(TooLargeError);
     expect(calls.map(([name]) => name)).toEqual(["createMultipartUpload", "uploadPart", "abort"]);
     expect(await stored(key)).toBeNull();
-  });
+  }, 120_000);
 });
 
 describe("StreamingObjectWriter memory and parts", () => {
@@ -122,7 +127,7 @@ describe("StreamingObjectWriter memory and parts", () => {
       offset += chunk.byteLength;
     }
     expect(Buffer.compare(Buffer.from((await stored(key))!), Buffer.from(expected))).toBe(0);
-  });
+  }, 120_000);
 
   it("completes without an empty last part when the size is a whole number of parts", async () => {
     const key = "lesson-materials/limits/5_whole.bin";
@@ -132,7 +137,7 @@ describe("StreamingObjectWriter memory and parts", () => {
     expect(await writer.finish()).toBe(PART_SIZE);
     expect(calls.map(([name]) => name)).toEqual(["createMultipartUpload", "uploadPart", "complete"]);
     expect((await stored(key))!.byteLength).toBe(PART_SIZE);
-  });
+  }, 120_000);
 
   it("a failing completion aborts the upload and reports the failure", async () => {
     const key = "lesson-materials/limits/6_fails.bin";
@@ -142,7 +147,7 @@ describe("StreamingObjectWriter memory and parts", () => {
     await expect(writer.finish()).rejects.toThrow("R2 indisponível");
     expect(calls.at(-1)).toEqual(["abort"]);
     expect(await stored(key)).toBeNull();
-  });
+  }, 120_000);
 
   it("abort after finish changes nothing", async () => {
     const key = "lesson-materials/limits/7_kept.bin";

@@ -6,7 +6,8 @@ import { createWebhookProviders } from "~/server/ai/webhook.server";
 import { startFakeUpstream } from "./fake-upstream";
 
 // The AI providers against the fake upstream, which speaks the OpenAI HTTP protocol and the spec §7 webhooks.
-const PORT = 4041;
+// Its own port per mutation-testing worker too (two Stryker workers may run this file at once).
+const PORT = 4041 + 1000 * (Number(process.env.STRYKER_MUTATOR_WORKER ?? 0) % 20);
 const API = `http://127.0.0.1:${PORT}`;
 const KEY = "right-openai-key";
 let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;

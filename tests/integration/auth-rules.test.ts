@@ -4,18 +4,48 @@
 import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
-  confirmEmail, isResetTokenValid, publicOrigin, requestPasswordReset, resendVerification, resetPassword, secondsUntilResend, signUp,
+  confirmEmail,
+  isResetTokenValid,
+  publicOrigin,
+  requestPasswordReset,
+  resendVerification,
+  resetPassword,
+  secondsUntilResend,
+  signUp,
 } from "~/features/auth/accounts.server";
 import * as forgotPassword from "~/routes/_auth+/forgot-password";
 import * as signin from "~/routes/_auth+/signin";
 import {
-  consumeToken, createAuthenticator, createSession, destroySession, findToken, getSessionUser, InvalidCredentialsError, issueToken,
-  redirectIfSignedIn, requireAdmin, requireUser, safeRedirect, verifyCredentials,
+  ACCESS_MESSAGES,
+  checkAccess,
+  consumeToken,
+  createAuthenticator,
+  createSession,
+  destroySession,
+  findToken,
+  getSessionUser,
+  InvalidCredentialsError,
+  issueToken,
+  redirectIfSignedIn,
+  requireAdmin,
+  requireUser,
+  safeRedirect,
+  verifyCredentials,
 } from "~/server/auth.server";
 import { creditPeriod } from "~/server/credits.server";
 import type { Database } from "~/server/db.server";
 import { hashPassword, sha256Hex } from "~/server/password";
-import { appConfig, authTokens, creditLedger, mailOutbox, passwordCredentials, rateLimitAttempts, sessions, userRoles, users } from "~/server/schema";
+import {
+  appConfig,
+  authTokens,
+  creditLedger,
+  mailOutbox,
+  passwordCredentials,
+  rateLimitAttempts,
+  sessions,
+  userRoles,
+  users,
+} from "~/server/schema";
 import { args, call, contextFor, CookieJar, createTestDb, request } from "./harness";
 
 let db: Database;
@@ -31,11 +61,20 @@ async function newUser(email = `regras${++n}@example.com`, password?: string) {
   return user!;
 }
 const resetMails = (email: string) =>
-  db.select().from(mailOutbox).where(and(eq(mailOutbox.toAddress, email), eq(mailOutbox.kind, "password_reset")));
+  db
+    .select()
+    .from(mailOutbox)
+    .where(and(eq(mailOutbox.toAddress, email), eq(mailOutbox.kind, "password_reset")));
 const attempts = (bucket: string, subject: string) =>
-  db.select().from(rateLimitAttempts).where(and(eq(rateLimitAttempts.bucket, bucket), eq(rateLimitAttempts.subject, subject)));
+  db
+    .select()
+    .from(rateLimitAttempts)
+    .where(and(eq(rateLimitAttempts.bucket, bucket), eq(rateLimitAttempts.subject, subject)));
 const age = (subject: string, interval: string) =>
-  db.update(rateLimitAttempts).set({ createdAt: sql`now() - ${sql.raw(`interval '${interval}'`)}` }).where(eq(rateLimitAttempts.subject, subject));
+  db
+    .update(rateLimitAttempts)
+    .set({ createdAt: sql`now() - ${sql.raw(`interval '${interval}'`)}` })
+    .where(eq(rateLimitAttempts.subject, subject));
 
 describe("password reset e-mails", () => {
   it("sends at most 3 per address in 15 minutes, answering the same (silently) after that", async () => {
@@ -47,7 +86,11 @@ describe("password reset e-mails", () => {
     // the refused request is not counted (it would extend the wait)
     expect(await attempts("password_reset", user.email)).toHaveLength(3);
     // only the last link works: issuing one voids the older ones
-    const tokens = await db.select().from(authTokens).where(and(eq(authTokens.userId, user.id), eq(authTokens.purpose, "password_reset"))).orderBy(authTokens.id);
+    const tokens = await db
+      .select()
+      .from(authTokens)
+      .where(and(eq(authTokens.userId, user.id), eq(authTokens.purpose, "password_reset")))
+      .orderBy(authTokens.id);
     expect(tokens.map((t) => t.usedAt === null)).toEqual([false, false, true]);
   });
 
@@ -78,7 +121,8 @@ describe("password reset e-mails", () => {
 describe("through the pages", () => {
   it("the forgot-password page gives the 4th request the same answer and mails nothing", async () => {
     const user = await newUser();
-    const post = () => call<{ sent: boolean }>(() => forgotPassword.action(args(request("/forgot-password", { form: { email: user.email } }), contextFor(db))));
+    const post = () =>
+      call<{ sent: boolean }>(() => forgotPassword.action(args(request("/forgot-password", { form: { email: user.email } }), contextFor(db))));
     for (let i = 0; i < 3; i++) expect((await post()).data.sent).toBe(true);
     const fourth = await post();
     expect([fourth.status, fourth.data.sent]).toEqual([200, true]);
@@ -88,7 +132,8 @@ describe("through the pages", () => {
   it("a successful sign-in clears that address's failed attempts", async () => {
     const password = "Correta123";
     const user = await newUser(undefined, password);
-    const signIn = (pass: string) => call(() => signin.action(args(request("/signin", { form: { email: user.email, password: pass } }), contextFor(db))));
+    const signIn = (pass: string) =>
+      call(() => signin.action(args(request("/signin", { form: { email: user.email, password: pass } }), contextFor(db))));
     for (let i = 0; i < 4; i++) expect((await signIn("Errada123")).status).toBe(401);
     expect((await signIn(password)).status).toBe(302);
     expect(await attempts("signin", user.email)).toEqual([]);
@@ -114,7 +159,10 @@ describe("sessions", () => {
   it("the cookie is httpOnly, SameSite=Lax, for the whole site, 30 days, and Secure only in production", async () => {
     const user = await newUser();
     const { setCookie } = await sessionFor(user.id);
-    const attributes = setCookie.split(";").slice(1).map((a) => a.trim().toLowerCase());
+    const attributes = setCookie
+      .split(";")
+      .slice(1)
+      .map((a) => a.trim().toLowerCase());
     expect(setCookie.startsWith("nika_session=")).toBe(true);
     expect(attributes).toEqual(expect.arrayContaining(["path=/", "httponly", "samesite=lax", `max-age=${30 * 24 * 60 * 60}`]));
     expect(attributes).not.toContain("secure");
@@ -138,7 +186,10 @@ describe("sessions", () => {
     const user = await newUser();
     const { jar } = await sessionFor(user.id);
     expect((await load(jar))?.id).toBe(user.id);
-    await db.update(sessions).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(sessions.userId, user.id));
+    await db
+      .update(sessions)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(sessions.userId, user.id));
     expect(await load(jar)).toBeNull();
   });
 
@@ -158,10 +209,13 @@ describe("sessions", () => {
     const user = await newUser();
     const { jar } = await sessionFor(user.id);
     const set = (minutesAgo: number) =>
-      db.update(sessions).set({
-        lastSeenAt: sql`now() - ${sql.raw(`interval '${minutesAgo} minutes'`)}`,
-        expiresAt: sql`now() + interval '2 days'`,
-      }).where(eq(sessions.userId, user.id));
+      db
+        .update(sessions)
+        .set({
+          lastSeenAt: sql`now() - ${sql.raw(`interval '${minutesAgo} minutes'`)}`,
+          expiresAt: sql`now() + interval '2 days'`,
+        })
+        .where(eq(sessions.userId, user.id));
     await set(59);
     await load(jar);
     let [row] = await sessionRows(user.id);
@@ -244,6 +298,37 @@ describe("guards", () => {
     expect((await call(() => redirectIfSignedIn(request("/signin", { jar }), contextFor(db)))).location).toBe("/blocked");
   });
 
+  it("checkAccess (non-page endpoints): 401 anonymous, 403 blocked, 403 non-admins where admins only, then the flag", async () => {
+    const learner = await newUser();
+    const admin = await newUser();
+    await db.insert(userRoles).values({ userId: admin.id, role: "admin" });
+    const blocked = await newUser();
+    await db.update(users).set({ accountType: "blocked" }).where(eq(users.id, blocked.id));
+    const as = async (userId: string | null, options?: Parameters<typeof checkAccess>[2]) => {
+      const jar = userId ? (await sessionFor(userId)).jar : undefined;
+      return checkAccess(request("/resources/x", { jar }), contextFor(db), options);
+    };
+    const refusal = (status: number, code: keyof typeof ACCESS_MESSAGES) => ({ refusal: { status, code, message: ACCESS_MESSAGES[code] } });
+
+    expect(await as(null)).toEqual(refusal(401, "UNAUTHENTICATED"));
+    expect(await as(blocked.id)).toEqual(refusal(403, "BLOCKED"));
+    expect(await as(blocked.id, { level: "admin" })).toEqual(refusal(403, "BLOCKED"));
+    expect(await as(learner.id, { level: "admin" })).toEqual(refusal(403, "FORBIDDEN"));
+    expect((await as(learner.id)).user?.id).toBe(learner.id);
+    expect((await as(admin.id, { level: "admin" })).user?.id).toBe(admin.id);
+
+    await db.update(appConfig).set({ configValue: false }).where(eq(appConfig.configKey, "feature_teacher_flix"));
+    try {
+      expect(await as(learner.id, { feature: "feature_teacher_flix" })).toEqual(refusal(403, "FEATURE_DISABLED"));
+      expect(await as(admin.id, { level: "admin", feature: "feature_teacher_flix" })).toEqual(refusal(403, "FEATURE_DISABLED"));
+      // sign-in comes first: an anonymous visitor is told to sign in, not that the feature is off
+      expect(await as(null, { feature: "feature_teacher_flix" })).toEqual(refusal(401, "UNAUTHENTICATED"));
+      expect((await as(learner.id, { feature: "feature_chat_game" })).user?.id).toBe(learner.id);
+    } finally {
+      await db.update(appConfig).set({ configValue: true }).where(eq(appConfig.configKey, "feature_teacher_flix"));
+    }
+  });
+
   it("safeRedirect follows same-site relative paths only", () => {
     expect(safeRedirect("/courses?tab=1#x")).toBe("/courses?tab=1#x");
     for (const unsafe of ["//evil.example", "/\\evil.example", "https://evil.example", "javascript:alert(1)", "", null, undefined]) {
@@ -256,7 +341,12 @@ describe("guards", () => {
 describe("credentials", () => {
   it("verifies the password of a registered e-mail; a wrong password or an unknown e-mail fail alike", async () => {
     const user = await newUser(undefined, "Segredo123");
-    expect(await verifyCredentials(db, user.email, "Segredo123")).toEqual({ id: user.id, email: user.email, emailConfirmedAt: user.emailConfirmedAt, accountType: "free" });
+    expect(await verifyCredentials(db, user.email, "Segredo123")).toEqual({
+      id: user.id,
+      email: user.email,
+      emailConfirmedAt: user.emailConfirmedAt,
+      accountType: "free",
+    });
     await expect(verifyCredentials(db, user.email, "segredo123")).rejects.toBeInstanceOf(InvalidCredentialsError);
     await expect(verifyCredentials(db, `x${user.email}`, "Segredo123")).rejects.toBeInstanceOf(InvalidCredentialsError);
   });
@@ -264,7 +354,11 @@ describe("credentials", () => {
   it("the form strategy trims and lower-cases the e-mail", async () => {
     const user = await newUser(undefined, "Segredo123");
     const form = new URLSearchParams({ email: `  ${user.email.toUpperCase()} `, password: "Segredo123" });
-    const req = new Request("http://nika.test/signin", { method: "POST", body: form, headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    const req = new Request("http://nika.test/signin", {
+      method: "POST",
+      body: form,
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
     expect((await createAuthenticator(contextFor(db)).authenticate("form", req)).id).toBe(user.id);
   });
 });
@@ -285,7 +379,10 @@ describe("single-use tokens", () => {
   it("expire at their expiry instant, not after", async () => {
     const user = await newUser();
     const token = await issueToken(db, user.id, "password_reset");
-    const [row] = await db.select().from(authTokens).where(eq(authTokens.tokenHash, await sha256Hex(token)));
+    const [row] = await db
+      .select()
+      .from(authTokens)
+      .where(eq(authTokens.tokenHash, await sha256Hex(token)));
     expect((await findToken(db, token, "password_reset", new Date(row!.expiresAt.getTime() - 1))).status).toBe("valid");
     expect((await findToken(db, token, "password_reset", row!.expiresAt)).status).toBe("expired");
   });
@@ -326,7 +423,10 @@ async function withConfirmation<T>(required: boolean, run: () => Promise<T>): Pr
 }
 const signupInput = (email: string) => ({ name: "Joana Prado", email, whatsapp: "+55 21 97777-6666", password: "Ingles2025" });
 const mailsTo = (email: string, kind: string) =>
-  db.select().from(mailOutbox).where(and(eq(mailOutbox.toAddress, email), eq(mailOutbox.kind, kind)));
+  db
+    .select()
+    .from(mailOutbox)
+    .where(and(eq(mailOutbox.toAddress, email), eq(mailOutbox.kind, kind)));
 const tokenIn = (text: string, param: string) => new URL(text.match(/https?:\/\/\S+/)![0]).searchParams.get(param)!;
 
 describe("sign-up", () => {
@@ -399,7 +499,10 @@ describe("confirming an e-mail", () => {
     const old = await issueToken(db, user.id, "email_verification");
     const fresh = await issueToken(db, user.id, "email_verification");
     expect(await confirmEmail(contextFor(db), old, "signup")).toEqual({ status: "invalid" });
-    await db.update(authTokens).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(authTokens.userId, user.id));
+    await db
+      .update(authTokens)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(authTokens.userId, user.id));
     expect(await confirmEmail(contextFor(db), fresh, "signup")).toEqual({ status: "expired", kind: "signup" });
     expect(await confirmEmail(contextFor(db), "nao-existe", "signup")).toEqual({ status: "invalid" });
     const [row] = await db.select().from(users).where(eq(users.id, user.id));
@@ -412,10 +515,20 @@ describe("confirming an e-mail", () => {
     await db.update(users).set({ newEmail }).where(eq(users.id, user.id));
     const token = await issueToken(db, user.id, "email_change", newEmail);
     expect(await confirmEmail(contextFor(db), token, "signup")).toEqual({ status: "invalid" });
-    expect(await confirmEmail(contextFor(db), token, "email_change")).toEqual({ status: "confirmed", userId: user.id, signIn: true, kind: "email_change" });
+    expect(await confirmEmail(contextFor(db), token, "email_change")).toEqual({
+      status: "confirmed",
+      userId: user.id,
+      signIn: true,
+      kind: "email_change",
+    });
     const [row] = await db.select().from(users).where(eq(users.id, user.id));
     expect(row).toMatchObject({ email: newEmail, newEmail: null });
-    expect(await confirmEmail(contextFor(db), token, "email_change")).toEqual({ status: "confirmed", userId: user.id, signIn: false, kind: "email_change" });
+    expect(await confirmEmail(contextFor(db), token, "email_change")).toEqual({
+      status: "confirmed",
+      userId: user.id,
+      signIn: false,
+      kind: "email_change",
+    });
   });
 
   it("an e-mail change to an address someone took meanwhile is refused and changes nothing", async () => {
@@ -453,7 +566,10 @@ describe("resetting the password", () => {
     const user = await newUser(undefined, "Antiga123");
     await sessionFor(user.id);
     const token = await issueToken(db, user.id, "password_reset");
-    await db.update(authTokens).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(authTokens.userId, user.id));
+    await db
+      .update(authTokens)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(authTokens.userId, user.id));
     expect(await isResetTokenValid(contextFor(db), token)).toBe(false);
     expect(await resetPassword(contextFor(db), token, "Nova12345")).toBe(false);
     expect(await resetPassword(contextFor(db), "inventado", "Nova12345")).toBe(false);

@@ -18,7 +18,8 @@ import { appConfig, chatConversations, chatMessages, lessons, modules, users } f
 import { useChatWorld } from "./chat-world";
 import { args, call, contextFor, CookieJar, request } from "./harness";
 
-const PORT = 4052;
+// Its own port per mutation-testing worker too (two Stryker workers may run this file at once).
+const PORT = 4052 + 1000 * (Number(process.env.STRYKER_MUTATOR_WORKER ?? 0) % 20);
 const world = useChatWorld(PORT, "routes-openai-key");
 const API = world.api;
 let db: Database;

@@ -23,7 +23,8 @@ import { appConfig, chatMessages, creditLedger, lessons, modules, users } from "
 import { useChatWorld } from "./chat-world";
 import { args, contextFor, request } from "./harness";
 
-const PORT = 4053;
+// Its own port per mutation-testing worker too (two Stryker workers may run this file at once).
+const PORT = 4053 + 1000 * (Number(process.env.STRYKER_MUTATOR_WORKER ?? 0) % 20);
 const world = useChatWorld(PORT, "rules-openai-key");
 let db: Database;
 let n = 0;

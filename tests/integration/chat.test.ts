@@ -21,7 +21,8 @@ import { appConfig, chatMessages, creditLedger, lessons, modules, users } from "
 import { useChatWorld } from "./chat-world";
 
 // Chat with Nika against the fake upstream speaking the OpenAI protocol (its own port).
-const PORT = 4051;
+// Its own port per mutation-testing worker too (two Stryker workers may run this file at once).
+const PORT = 4051 + 1000 * (Number(process.env.STRYKER_MUTATOR_WORKER ?? 0) % 20);
 const world = useChatWorld(PORT, "chat-openai-key");
 const API = world.api;
 let db: Database;

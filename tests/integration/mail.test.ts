@@ -7,7 +7,8 @@ import { startFakeUpstream } from "./fake-upstream";
 import { createTestDb } from "./harness";
 
 // The mail module against the same fake upstream the e2e run uses (Resend's HTTP protocol).
-const PORT = 4031;
+// Its own port per mutation-testing worker too (two Stryker workers may run this file at once).
+const PORT = 4031 + 1000 * (Number(process.env.STRYKER_MUTATOR_WORKER ?? 0) % 20);
 const API = `http://127.0.0.1:${PORT}`;
 let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
 let db: Database;
