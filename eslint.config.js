@@ -151,6 +151,46 @@ export default tseslint.config(
     files: ["public/sw.js"],
     languageOptions: { globals: { ...globals.serviceworker } },
   },
+  {
+    // Decision 0010: one body reader and one R2 seam. A route or feature that reads a request body itself
+    // (an unguarded `request.formData()` is a 500 on a broken body) or touches the bucket binding fails lint.
+    name: "nika/one-way",
+    files: ["app/**/*.{ts,tsx}", "server.ts", "load-context.ts"],
+    ignores: ["app/server/request.server.ts", "app/server/storage.server.ts", "**/*.test.{ts,tsx}"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.object.name=/^(request|req)$/][callee.property.name=/^(formData|json|text|arrayBuffer|blob)$/]",
+          message: "Read request bodies through ~/server/request.server (parseForm, readFormData, readBytes, readMultipart).",
+        },
+        {
+          selector: "MemberExpression[object.name=/^(request|req)$/][property.name='body']",
+          message: "Read request bodies through ~/server/request.server (parseForm, readFormData, readBytes, readMultipart).",
+        },
+        {
+          selector: "MemberExpression[property.name='MEDIA']",
+          message: "R2 is reached only through ~/server/storage.server (decision 0005).",
+        },
+      ],
+    },
+  },
+  {
+    // The layers point one way: features use app/server and app/lib, never the reverse.
+    name: "nika/server-layer",
+    files: ["app/server/**/*.{ts,tsx}", "app/lib/**/*.{ts,tsx}", "app/components/**/*.{ts,tsx}"],
+    ignores: ["**/*.test.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { regex: "^~/(features|routes)(/|$)", message: "app/server, app/lib and app/components must not import features or routes." },
+          ],
+        },
+      ],
+    },
+  },
   ...featureBoundaries,
   prettier,
 );

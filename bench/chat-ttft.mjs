@@ -7,10 +7,11 @@
 //   node bench/chat-ttft.mjs [--runs 40]
 // Serves the existing ./build (never rebuilds it). Loopback only; a bounded number of requests.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import { parseArgs } from "node:util";
+import { launchChromium, LEARNER, signInAsLearner, totalGzipSize, untilReady, writeBenchVars } from "./lib.mjs";
 
 const { values: opts } = parseArgs({ options: { runs: { type: "string", default: "40" } } });
 const RUNS = Math.max(4, Math.min(1000, Number(opts.runs) || 40));
@@ -50,15 +51,12 @@ for (const p of [port, providerPort, pgPort, wsPort]) {
   }
 }
 
-mkdirSync(".cache", { recursive: true });
-writeFileSync(
-  vars,
-  readFileSync(".dev.vars.example", "utf8")
-    .replace(/127\.0\.0\.1:54320/, `127.0.0.1:${pgPort}`)
-    .replace(/DB_WS_PROXY=.*/, `DB_WS_PROXY=127.0.0.1:${wsPort}`)
-    .replace(/APP_URL=.*/, `APP_URL=http://localhost:${port}`) +
-    `\nOPENAI_BASE_URL=${provider}/v1\nOPENAI_API_KEY=${apiKey}\nOPENAI_CHAT_MODEL=fake-chat\nMONTHLY_CREDITS=100000\n`,
-);
+writeBenchVars(vars, {
+  port,
+  pgPort,
+  wsPort,
+  extra: `\nOPENAI_BASE_URL=${provider}/v1\nOPENAI_API_KEY=${apiKey}\nOPENAI_CHAT_MODEL=fake-chat\nMONTHLY_CREDITS=100000\n`,
+});
 
 // ——— child processes (ended on exit, error and Ctrl+C) ———
 const children = [];
@@ -111,10 +109,7 @@ try {
         await sleep(50);
       }
     })(),
-    new Promise((resolve, reject) => {
-      app.on("message", (m) => m?.ready && resolve());
-      app.on("exit", (code) => reject(new Error(`start.mjs exited ${code}`)));
-    }),
+    untilReady(app),
   ]);
 
   // 3. Enough credits for every run.
@@ -124,26 +119,14 @@ try {
   const { connect, loadEnv } = await import("../scripts/lib/node-db.ts");
   const { pool } = connect(loadEnv(vars));
   try {
-    const updated = await pool.query("UPDATE users SET monthly_credits = 100000 WHERE email = 'aluno@nika.local'");
-    if (updated.rowCount !== 1) throw new Error("learner aluno@nika.local not found in the seed");
+    const updated = await pool.query("UPDATE users SET monthly_credits = 100000 WHERE email = $1", [LEARNER.email]);
+    if (updated.rowCount !== 1) throw new Error(`learner ${LEARNER.email} not found in the seed`);
   } finally {
     await pool.end();
   }
 
   // 4. Sign in as the learner.
-  const signin = await fetch(`${base}/signin`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ email: "aluno@nika.local", password: "NikaAluno123" }),
-  });
-  await signin.arrayBuffer();
-  const cookie = signin.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .filter((c) => c.startsWith("nika_session="))
-    .join("; ");
-  if (!cookie) throw new Error(`sign-in failed (${signin.status})`);
+  const cookie = await signInAsLearner(base);
 
   async function newConversation() {
     const response = await fetch(`${base}/chat-with-nika/english`, { redirect: "manual", headers: { Cookie: cookie } });
@@ -339,9 +322,7 @@ try {
 setTimeout(() => process.exit(failed ? 1 : 0), 1500);
 
 async function measureChatPageJs(cookie) {
-  const { chromium } = await import("@playwright/test");
-  const { gzipSync } = await import("node:zlib");
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+  const browser = await launchChromium();
   try {
     const context = await browser.newContext();
     const [name, ...value] = cookie.split("=");
@@ -350,17 +331,12 @@ async function measureChatPageJs(cookie) {
     const scripts = new Set();
     page.on("response", (r) => r.request().resourceType() === "script" && r.url().startsWith(base) && scripts.add(r.url()));
     await page.goto(`${base}/chat-with-nika/english`, { waitUntil: "networkidle" });
-    const gzipOf = async (urls) => {
-      let total = 0;
-      for (const url of urls) total += gzipSync(Buffer.from(await (await fetch(url)).arrayBuffer())).length;
-      return total;
-    };
-    const firstVisit = await gzipOf(scripts);
+    const firstVisit = await totalGzipSize(scripts);
     const before = new Set(scripts);
     await page.getByRole("button", { name: "Modos" }).click();
     await page.getByRole("dialog").waitFor();
     await page.waitForLoadState("networkidle");
-    const overlays = await gzipOf([...scripts].filter((u) => !before.has(u)));
+    const overlays = await totalGzipSize([...scripts].filter((u) => !before.has(u)));
     console.log(
       `chat page JavaScript: first visit ${before.size} files = ${(firstVisit / 1024).toFixed(1)} KB gzip; mode drawer / credits dialog on first use + ${(overlays / 1024).toFixed(1)} KB`,
     );

@@ -8,9 +8,9 @@
 // By default the existing ./build is served (never rebuilt under a running server); --build rebuilds it.
 // Loopback only; a bounded number of requests.
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { gzipSync } from "node:zlib";
+import { gzipSizeOf, kb, launchChromium, LEARNER, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
 
 const { values: opts } = parseArgs({
   options: {
@@ -24,16 +24,8 @@ const CONCURRENCY = Math.max(1, Math.min(64, Number(opts.concurrency)));
 const port = "8792";
 const base = `http://127.0.0.1:${port}`;
 const vars = ".cache/bench-courses.vars";
-const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
-mkdirSync(".cache", { recursive: true });
-writeFileSync(
-  vars,
-  readFileSync(".dev.vars.example", "utf8")
-    .replace(/127\.0\.0\.1:54320/, "127.0.0.1:54390")
-    .replace(/DB_WS_PROXY=.*/, "DB_WS_PROXY=127.0.0.1:5558")
-    .replace(/APP_URL=.*/, `APP_URL=http://localhost:${port}`),
-);
+writeBenchVars(vars, { port, pgPort: "54390", wsPort: "5558" });
 
 // 1. The app on a fresh embedded database (migrated + development seed by start.mjs).
 const child = spawn(
@@ -57,10 +49,7 @@ process.on("SIGINT", () => {
   stop();
   process.exit(130);
 });
-await new Promise((resolve, reject) => {
-  child.on("message", (m) => m?.ready && resolve());
-  child.on("exit", (code) => reject(new Error(`start.mjs exited ${code}`)));
-});
+await untilReady(child);
 
 const results = { requests: REQUESTS, concurrency: CONCURRENCY };
 try {
@@ -100,7 +89,7 @@ try {
       .insert(schema.lessons)
       .values(lessonRows)
       .returning({ id: schema.lessons.id, moduleId: schema.lessons.moduleId });
-    const [learner] = await db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, "aluno@nika.local"));
+    const [learner] = await db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, LEARNER.email));
     moduleId = created[3].id;
     const ofModule = insertedLessons.filter((l) => l.moduleId === moduleId);
     lessonId = ofModule[4].id;
@@ -120,18 +109,7 @@ try {
   console.log(`seeded 30 modules × 20 lessons (+3 development modules), 200 completions, 20 comments`);
 
   // 3. Sign in as the learner.
-  const signin = await fetch(`${base}/signin`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ email: "aluno@nika.local", password: "NikaAluno123", redirectTo: "/courses" }),
-  });
-  const cookie = signin.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .filter((c) => c.startsWith("nika_session="))
-    .join("; ");
-  if (!cookie) throw new Error(`sign-in failed (${signin.status})`);
+  const cookie = await signInAsLearner(base, { redirectTo: "/courses" });
 
   // 4. Requests per second: REQUESTS requests, CONCURRENCY in flight, after a short warm-up.
   async function rps(path) {
@@ -177,8 +155,7 @@ try {
 
   // 5. JavaScript each course page loads (gzip), first visit with an empty cache.
   try {
-    const { chromium } = await import("@playwright/test");
-    const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+    const browser = await launchChromium();
     const [name, value] = cookie.split("=");
     results.js = {};
     for (const [label, path] of Object.entries(routes).slice(0, 3)) {
@@ -192,7 +169,7 @@ try {
       let gzip = 0;
       let routeChunk = 0;
       for (const url of scripts) {
-        const size = gzipSync(Buffer.from(await (await fetch(url)).arrayBuffer())).length;
+        const size = await gzipSizeOf(url);
         gzip += size;
         if (/_app\.courses/.test(url)) routeChunk += size;
       }

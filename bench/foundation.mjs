@@ -3,11 +3,11 @@
 // visit to `/` downloads (gzip), and the time from `npm start` to a ready server on a warm install.
 //   node bench/foundation.mjs            (needs Debian's chromium for the page-JS figure)
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
+import { kb, launchChromium, LEARNER, totalGzipSize, untilReady, writeBenchVars } from "./lib.mjs";
 
-const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 const results = {};
 
 // 1. Worker bundle
@@ -31,14 +31,7 @@ console.log(
 // 2. npm start → ready, warm install (build included, data kept between runs)
 const port = "8791";
 const vars = ".cache/bench.vars";
-mkdirSync(".cache", { recursive: true });
-writeFileSync(
-  vars,
-  readFileSync(".dev.vars.example", "utf8")
-    .replace(/127\.0\.0\.1:54320/, "127.0.0.1:54340")
-    .replace(/DB_WS_PROXY=.*/, "DB_WS_PROXY=127.0.0.1:5508")
-    .replace(/APP_URL=.*/, `APP_URL=http://localhost:${port}`),
-);
+writeBenchVars(vars, { port, pgPort: "54340", wsPort: "5508" });
 async function timeStart(extraArgs) {
   const started = Date.now();
   const child = spawn(
@@ -48,10 +41,7 @@ async function timeStart(extraArgs) {
       stdio: ["ignore", "ignore", "inherit", "ipc"],
     },
   );
-  await new Promise((resolve, reject) => {
-    child.on("message", (m) => m?.ready && resolve());
-    child.on("exit", (code) => reject(new Error(`start exited ${code}`)));
-  });
+  await untilReady(child);
   return { seconds: (Date.now() - started) / 1000, child };
 }
 const first = await timeStart([]);
@@ -65,13 +55,12 @@ console.log(
 
 // 3. JavaScript downloaded by a first visit to / (signed in, empty cache)
 try {
-  const { chromium } = await import("@playwright/test");
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+  const browser = await launchChromium();
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(`http://localhost:${port}/signin`);
-  await page.getByLabel("Email").fill("aluno@nika.local");
-  await page.getByLabel("Senha").fill("NikaAluno123");
+  await page.getByLabel("Email").fill(LEARNER.email);
+  await page.getByLabel("Senha").fill(LEARNER.password);
   await page.getByRole("button", { name: "Entrar" }).click();
   await page.waitForURL(`http://localhost:${port}/`);
   const fresh = await browser.newContext({ storageState: await context.storageState() });
@@ -84,13 +73,8 @@ try {
     if (type === "stylesheet") styles.add(r.url());
   });
   await visit.goto(`http://localhost:${port}/`, { waitUntil: "networkidle" });
-  const sizeOf = async (urls) => {
-    let total = 0;
-    for (const url of urls) total += gzipSync(Buffer.from(await (await fetch(url)).arrayBuffer())).length;
-    return total;
-  };
-  results.homeJs = { files: scripts.size, gzip: await sizeOf(scripts) };
-  results.homeCss = { files: styles.size, gzip: await sizeOf(styles) };
+  results.homeJs = { files: scripts.size, gzip: await totalGzipSize(scripts) };
+  results.homeCss = { files: styles.size, gzip: await totalGzipSize(styles) };
   console.log(`first visit to / downloads ${scripts.size} JS files = ${kb(results.homeJs.gzip)} gzip; CSS ${kb(results.homeCss.gzip)} gzip`);
   await browser.close();
 } finally {

@@ -134,7 +134,7 @@ function useFieldState(parent: AnyFieldMetadata) {
 type Common = { meta: AnyFieldMetadata; label: string; hint?: ReactNode; placeholder?: string; className?: string };
 
 export type FieldProps = Common &
-  Pick<InputHTMLAttributes<HTMLInputElement>, "autoComplete" | "minLength" | "maxLength" | "min" | "inputMode"> & {
+  Pick<InputHTMLAttributes<HTMLInputElement>, "autoComplete" | "minLength" | "maxLength" | "min" | "inputMode" | "list"> & {
     type?: "text" | "email" | "password" | "tel" | "url" | "number";
   };
 

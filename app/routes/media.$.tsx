@@ -1,6 +1,7 @@
-// Stored objects by key: `/media/<key>`. Images (unique keys, never rewritten) are public with a
-// year-long immutable cache and revalidate by ETag; materials never load inline here — they go
-// through the lesson's download route (signed-in learners, served as an attachment).
+// Stored objects by key: `/media/<key>`. Images and flashcard recordings (unique keys, never
+// rewritten) are public with a year-long immutable cache, revalidate by ETag and answer byte ranges
+// (audio elements seek with them); materials never load inline here — they go through the lesson's
+// download route (signed-in learners, served as an attachment).
 import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import type { RouteHandle } from "~/lib/access";
 import { CHAT_AUDIO_FOLDER, isValidKey, MATERIALS_FOLDER, mediaBucket, serveObject } from "~/server/storage.server";
@@ -21,8 +22,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   }
   const served = await serveObject(mediaBucket(context), key, {
     request,
-    disposition: "image",
+    disposition: "media",
     cacheControl: "public, max-age=31536000, immutable",
+    ranges: true,
   });
   return served ?? notFound();
 }

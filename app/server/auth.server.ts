@@ -1,9 +1,11 @@
 // Authentication: database sessions behind a signed httpOnly cookie, the remix-auth authenticator
 // (form strategy now, Google later), guards for loaders/actions, and single-use e-mail tokens.
+import { parseWithZod } from "@conform-to/zod/v4";
 import { createCookie, data, redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
+import { z } from "zod";
 import { creditPeriod, monthlyAllowance, renewCreditsIfDue } from "./credits.server";
 import type { DbOrTx } from "./db.server";
 import { isProduction, type Env } from "./env";
@@ -218,15 +220,16 @@ export async function verifyCredentials(db: DbOrTx, email: string, password: str
 const DUMMY_HASH = "pbkdf2-sha256$100000$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
 
 /** One authenticator per request: strategies need this request's database. */
+const credentialsSchema = z.object({ email: z.string().trim().toLowerCase(), password: z.string().min(1) });
+
 export function createAuthenticator(context: AppLoadContext) {
   const authenticator = new Authenticator<AuthenticatedUser>();
   authenticator.use(
     new FormStrategy(async ({ form }) => {
-      const email = String(form.get("email") ?? "")
-        .trim()
-        .toLowerCase();
-      const password = String(form.get("password") ?? "");
-      return verifyCredentials(context.db, email, password);
+      // The route has validated the sign-in form (features/auth signinSchema); here only its two fields are read.
+      const submission = parseWithZod(form, { schema: credentialsSchema });
+      if (submission.status !== "success") throw new InvalidCredentialsError();
+      return verifyCredentials(context.db, submission.value.email, submission.value.password);
     }),
     "form",
   );

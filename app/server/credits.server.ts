@@ -81,6 +81,47 @@ export async function spendCreditsGated(
   return { row: gateRow, spend };
 }
 
+/**
+ * spendCredits and, in the SAME statement, what the credits pay for. `then` is one or more CTEs
+ * (`a as (…), b as (…)`, Postgres allows data-modifying ones only at the top level) that read the CTE
+ * `spent` (columns id, monthly_credits) and define `outcome`, a query of at most one row. They write
+ * only when the credits were taken: there is never a game without its credit nor a credit without its
+ * game. `alsoSet` adds assignments to the users update (e.g. a usage counter).
+ */
+export async function spendCreditsThen(
+  db: DbOrTx,
+  userId: string,
+  amount: number,
+  reason: string,
+  then: SQL,
+  alsoSet?: SQL,
+): Promise<{ spend: SpendResult; row: Row | null }> {
+  if (!Number.isInteger(amount) || amount <= 0) throw new Error("amount must be a positive integer");
+  const result = await db.execute(sql`
+    with spent as (
+      update users set monthly_credits = monthly_credits - ${amount}, updated_at = now()${alsoSet ? sql`, ${alsoSet}` : sql``}
+      where id = ${userId} and monthly_credits >= ${amount}
+      returning id, monthly_credits
+    ), ledger as (
+      insert into credit_ledger (user_id, delta, balance_after, reason)
+      select id, ${-amount}, monthly_credits, ${reason} from spent
+    ), ${then}
+    select (select monthly_credits from spent) as spent_balance,
+      (select monthly_credits from users where id = ${userId}) as balance_before,
+      (select to_jsonb(outcome) from outcome limit 1) as outcome`);
+  const row = rowsOf(result)[0];
+  const spentBalance = row?.spent_balance;
+  if (spentBalance === null || spentBalance === undefined) {
+    const before = row?.balance_before;
+    return { spend: { ok: false, balance: before === null || before === undefined ? null : Number(before) }, row: null };
+  }
+  const outcome = row!.outcome;
+  return {
+    spend: { ok: true, balance: Number(spentBalance) },
+    row: (typeof outcome === "string" ? JSON.parse(outcome) : outcome) as Row | null,
+  };
+}
+
 /** Gives credits back (e.g. the AI provider failed after the spend). */
 export async function refundCredits(db: DbOrTx, userId: string, amount: number, reason: string): Promise<number> {
   const result = await db.execute(sql`

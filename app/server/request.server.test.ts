@@ -1,6 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { FORM_BYTES, parseForm, readBytes, readFormData, readMultipart, requireIntent, requireUuidParam } from "./request.server";
+import {
+  BODY_MESSAGES,
+  bodyKind,
+  BodyTooLargeError,
+  checkBodyHeaders,
+  drain,
+  FORM_BYTES,
+  parseForm,
+  readBytes,
+  readFormData,
+  readMultipart,
+  requireIntent,
+  requireUuidParam,
+  UnreadableBodyError,
+} from "./request.server";
 
 const post = (body: BodyInit | null, headers: Record<string, string> = {}) =>
   new Request("https://nika.test/x", { method: "POST", body, headers });
@@ -125,5 +139,232 @@ describe("readMultipart", () => {
     expect(fields.get("title")).toBe("Aula");
     expect(seen).toEqual(["file:apostila.pdf"]);
     expect(await outcome(() => readMultipart(post("{}", { "Content-Type": "application/json" }), 1024, async () => undefined))).toMatch(/^415 /);
+  });
+});
+
+// ——— found by mutation testing (issue 8, item 11): the edges of each refusal ———
+
+/** What a helper threw, as `{ status, code, error, cacheControl }`. */
+async function refusalOf(run: () => unknown) {
+  try {
+    await run();
+  } catch (thrown) {
+    if (!(thrown instanceof Response)) throw thrown;
+    const body = (await thrown.json()) as { error: string; code: string };
+    return { status: thrown.status, code: body.code, error: body.error, cacheControl: thrown.headers.get("Cache-Control") };
+  }
+  throw new Error("nothing was refused");
+}
+const headersOnly = (headers: Record<string, string>) => new Request("https://nika.test/x", { method: "POST", headers });
+
+describe("refusals", () => {
+  it("carry the code of their status and are never cached", async () => {
+    const urlencoded = { "Content-Type": "application/x-www-form-urlencoded" };
+    expect(await refusalOf(() => readFormData(post("{}", { "Content-Type": "application/json" })))).toEqual({
+      status: 415,
+      code: "unsupported_type",
+      error: BODY_MESSAGES.unsupportedType,
+      cacheControl: "no-store",
+    });
+    expect(await refusalOf(() => readFormData(post("a=".padEnd(20, "x"), urlencoded), { maxBytes: 10 }))).toEqual({
+      status: 413,
+      code: "too_large",
+      error: BODY_MESSAGES.tooLarge,
+      cacheControl: "no-store",
+    });
+    expect(await refusalOf(() => readFormData(post("x", { "Content-Type": "multipart/form-data" })))).toMatchObject({
+      status: 400,
+      code: "bad_request",
+      error: BODY_MESSAGES.unreadable,
+    });
+    expect(await refusalOf(() => requireUuidParam({}, "id"))).toEqual({
+      status: 404,
+      code: "not_found",
+      error: "Não encontrado.",
+      cacheControl: "no-store",
+    });
+    expect(await refusalOf(() => requireIntent(new FormData(), ["save"]))).toMatchObject({ status: 400, code: "unknown_intent" });
+  });
+
+  it("a page's own not-found is thrown as it is", () => {
+    const notFound = new Response("Aula não encontrada", { status: 404 });
+    expect(() => requireUuidParam({ id: "nope" }, "id", () => notFound)).toThrow(expect.objectContaining({ status: 404 }));
+    let thrown: unknown;
+    try {
+      requireUuidParam({ id: "nope" }, "id", () => notFound);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBe(notFound);
+  });
+});
+
+describe("bodyKind / checkBodyHeaders", () => {
+  it("reads the media type whatever its case, parameters and spaces", () => {
+    expect(bodyKind(headersOnly({ "Content-Type": "Application/X-WWW-Form-Urlencoded; charset=UTF-8" }))).toBe("urlencoded");
+    expect(bodyKind(headersOnly({ "Content-Type": "MULTIPART/FORM-DATA; boundary=x" }))).toBe("multipart");
+    expect(bodyKind(headersOnly({ "Content-Type": "application/json ; charset=utf-8" }))).toBe("json");
+    expect(bodyKind(headersOnly({ "Content-Type": "application/csp-report+json" }))).toBe("json");
+    expect(bodyKind(headersOnly({ "Content-Type": "text/plain;charset=UTF-8" }))).toBe("text");
+    expect(bodyKind(headersOnly({ "Content-Type": "text/html" }))).toBeNull();
+    expect(bodyKind(headersOnly({}))).toBeNull();
+  });
+
+  it("takes a multipart boundary in any case, and a declared length of exactly the cap", () => {
+    const accept = ["multipart", "urlencoded"] as const;
+    expect(checkBodyHeaders(headersOnly({ "Content-Type": "multipart/form-data; BOUNDARY=abc" }), { accept, maxBytes: 10 })).toBe("multipart");
+    const declared = (length: string) => headersOnly({ "Content-Type": "application/x-www-form-urlencoded", "Content-Length": length });
+    expect(checkBodyHeaders(declared("10"), { accept, maxBytes: 10 })).toBe("urlencoded");
+    expect(() => checkBodyHeaders(declared("11"), { accept, maxBytes: 10 })).toThrow(expect.objectContaining({ status: 413 }));
+  });
+});
+
+describe("empty bodies", () => {
+  it("a form without a body is an empty form, for both readers", async () => {
+    expect([...(await readFormData(headersOnly({ "Content-Type": "application/x-www-form-urlencoded" }))).keys()]).toEqual([]);
+    const multipart = headersOnly({ "Content-Type": "multipart/form-data; boundary=abc" });
+    expect([...(await readMultipart(multipart, 1024, async () => "file")).keys()]).toEqual([]);
+  });
+});
+
+describe("readMultipart limits", () => {
+  const MAX_TEXT = 64 * 1024;
+  const form = (fields: [string, string | File][]) => {
+    const data = new FormData();
+    for (const [name, value] of fields) data.append(name, value);
+    return new Request("https://nika.test/x", { method: "POST", body: data });
+  };
+  const none = async () => undefined;
+
+  it("a url-encoded body is read as a plain form within the smaller of its cap and 64 KB", async () => {
+    const urlencoded = (body: string) => post(body, { "Content-Type": "application/x-www-form-urlencoded" });
+    expect((await readMultipart(urlencoded("title=Aula"), 1024 * 1024, none)).get("title")).toBe("Aula");
+    expect(await outcome(() => readMultipart(urlencoded("t=" + "a".repeat(FORM_BYTES)), 1024 * 1024, none))).toBe("413 Envio grande demais.");
+    expect(await outcome(() => readMultipart(urlencoded("title=Aula"), 5, none))).toBe("413 Envio grande demais.");
+  });
+
+  it("text fields up to 64 KB pass; a longer one is refused once the whole body is parsed", async () => {
+    const exact = await readMultipart(form([["embed", "é".repeat(MAX_TEXT / 2)]]), 1024 * 1024, none);
+    expect(exact.get("embed")).toBe("é".repeat(MAX_TEXT / 2));
+    const seen: string[] = [];
+    const over = readMultipart(
+      form([
+        ["embed", "a".repeat(MAX_TEXT + 1)],
+        ["file", new File(["x"], "depois.pdf")],
+      ]),
+      1024 * 1024,
+      async (part) => {
+        seen.push(part.filename!);
+        return undefined;
+      },
+    );
+    await expect(over).rejects.toMatchObject({ name: "BodyTooLargeError", limit: MAX_TEXT });
+    expect(seen).toEqual(["depois.pdf"]);
+  });
+
+  it("reads on past a file the handler left unread", async () => {
+    const fields = await readMultipart(
+      form([
+        ["file", new File(["a".repeat(50_000)], "apostila.pdf")],
+        ["title", "Depois do arquivo"],
+      ]),
+      1024 * 1024,
+      async () => "ignorado",
+    );
+    expect(fields.get("title")).toBe("Depois do arquivo");
+    expect(fields.get("file")).toBe("ignorado");
+  });
+
+  it("passes the handler's own error through unchanged, and calls a broken body unreadable", async () => {
+    const mine = new Error("storage down");
+    await expect(
+      readMultipart(form([["file", new File(["x"], "a.pdf")]]), 1024, async () => {
+        throw mine;
+      }),
+    ).rejects.toBe(mine);
+    const broken = () =>
+      post('--b\r\nContent-Disposition: form-data; name="a"\r\n\r\nno end', { "Content-Type": "multipart/form-data; boundary=b" });
+    await expect(readMultipart(broken(), 1024, none)).rejects.toMatchObject({ name: "UnreadableBodyError", message: BODY_MESSAGES.unreadable });
+    await expect(readMultipart(broken(), 1024, none)).rejects.toBeInstanceOf(UnreadableBodyError);
+  });
+
+  it("stops a body past its cap with BodyTooLargeError and releases the rest", async () => {
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(`--b\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\n\r\n`));
+        controller.enqueue(new Uint8Array(2048));
+      },
+      cancel: () => void (cancelled = true),
+    });
+    const request = new Request("https://nika.test/x", {
+      method: "POST",
+      body,
+      headers: { "Content-Type": "multipart/form-data; boundary=b" },
+      duplex: "half",
+    } as RequestInit);
+    await expect(readMultipart(request, 1024, async (part) => (await drain(part.data), undefined))).rejects.toBeInstanceOf(BodyTooLargeError);
+    expect(cancelled).toBe(true);
+  });
+});
+
+describe("broken bodies", () => {
+  const streamOf = (chunks: Uint8Array[], fail?: Error) =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(chunk);
+        if (fail) controller.error(fail);
+        else controller.close();
+      },
+    });
+  const streamed = (body: ReadableStream<Uint8Array>, type: string) =>
+    new Request("https://nika.test/x", { method: "POST", body, headers: { "Content-Type": type }, duplex: "half" } as RequestInit);
+
+  it("a multipart type without a boundary is refused (400) before a byte is read, by both readers", async () => {
+    for (const read of [(r: Request) => readFormData(r), (r: Request) => readMultipart(r, 1024, async () => undefined)]) {
+      const request = post("x", { "Content-Type": "multipart/form-data" });
+      expect(await refusalOf(() => read(request))).toMatchObject({ status: 400, code: "bad_request" });
+      expect(request.bodyUsed).toBe(false);
+    }
+  });
+
+  it("a body whose stream breaks is unreadable (400), not too large", async () => {
+    const request = streamed(streamOf([new TextEncoder().encode("a=1")], new Error("conexão caiu")), "application/x-www-form-urlencoded");
+    expect(await refusalOf(() => readFormData(request))).toMatchObject({ status: 400, code: "bad_request", error: BODY_MESSAGES.unreadable });
+  });
+
+  it("decodes a text field whose characters are split between chunks", async () => {
+    const encoder = new TextEncoder();
+    const head = encoder.encode('--b\r\nContent-Disposition: form-data; name="title"\r\n\r\nAula ');
+    const e = encoder.encode("é"); // two bytes, sent in two chunks
+    const tail = encoder.encode(" revisão\r\n--b--\r\n");
+    const request = streamed(streamOf([head, e.subarray(0, 1), e.subarray(1), tail]), "multipart/form-data; boundary=b");
+    expect((await readMultipart(request, 1024, async () => undefined)).get("title")).toBe("Aula é revisão");
+  });
+});
+
+describe("giving up half-way", () => {
+  it("when the file handler fails, the rest of the body is released", async () => {
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        // a file part that has started but whose end has not arrived (the upload is still going)
+        controller.enqueue(new TextEncoder().encode(`--b\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\n\r\n0123456789`));
+      },
+      cancel: () => void (cancelled = true),
+    });
+    const request = new Request("https://nika.test/x", {
+      method: "POST",
+      body,
+      headers: { "Content-Type": "multipart/form-data; boundary=b" },
+      duplex: "half",
+    } as RequestInit);
+    const failure = new Error("armazenamento recusou");
+    await expect(
+      readMultipart(request, 1024, async () => {
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    expect(cancelled).toBe(true);
   });
 });

@@ -9,6 +9,9 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
+  real,
+  smallint,
   serial,
   text,
   timestamp,
@@ -318,6 +321,117 @@ export const chatMessages = pgTable(
     check("chat_messages_role_check", sql`${t.role} in ('user', 'nika')`),
     check("chat_messages_status_check", sql`${t.status} in ('complete', 'failed')`),
   ],
+);
+
+// ——— flashcards (issue 9) ———
+
+export const flashcardCategories = pgTable("flashcard_categories", {
+  /** Stable id, also in URLs: animais, acoes, comidas, … */
+  slug: text("slug").primaryKey(),
+  name: text("name").notNull(),
+  /** Shipped picture of the tile (a key of the content manifest). */
+  tileAsset: text("tile_asset").notNull(),
+  orderIndex: integer("order_index").notNull().default(0),
+  ...timestamps,
+});
+
+export const flashcardCards = pgTable(
+  "flashcard_cards",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** The shipped card this row came from (content/flashcards/cards.json); null for cards an admin added. */
+    contentId: text("content_id").unique(),
+    categorySlug: text("category_slug")
+      .notNull()
+      .references(() => flashcardCategories.slug, { onDelete: "cascade" }),
+    word: text("word").notNull(),
+    translation: text("translation").notNull(),
+    /** Cards of one group (near-synonyms) are never options of the same question. */
+    distractorGroup: text("distractor_group").notNull(),
+    /** Shipped picture / word audio (content manifest keys); an upload (R2 key) wins over them. */
+    imageAsset: text("image_asset"),
+    imageKey: text("image_key"),
+    audioAsset: text("audio_asset"),
+    audioKey: text("audio_key"),
+    orderIndex: integer("order_index").notNull().default(0),
+    hidden: boolean("hidden").notNull().default(false),
+    /** Deleted by an admin: kept (old games point at it) but never shown, and never re-added by content migrations. */
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    index("flashcard_cards_category_idx").on(t.categorySlug, t.orderIndex),
+    check("flashcard_cards_has_image", sql`${t.imageAsset} is not null or ${t.imageKey} is not null`),
+  ],
+);
+
+export const flashcardGames = pgTable(
+  "flashcard_games",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The category played, or null for a review game (due cards of every category). */
+    categorySlug: text("category_slug").references(() => flashcardCategories.slug, { onDelete: "set null" }),
+    kind: text("kind", { enum: ["category", "review"] }).notNull(),
+    questionCount: smallint("question_count").notNull(),
+    answeredCount: smallint("answered_count").notNull().default(0),
+    correctCount: smallint("correct_count").notNull().default(0),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("flashcard_games_user_idx").on(t.userId, t.createdAt),
+    check("flashcard_games_kind_check", sql`${t.kind} in ('category', 'review')`),
+    check("flashcard_games_counts", sql`${t.correctCount} <= ${t.answeredCount} and ${t.answeredCount} <= ${t.questionCount}`),
+  ],
+);
+
+export const flashcardQuestions = pgTable(
+  "flashcard_questions",
+  {
+    gameId: uuid("game_id")
+      .notNull()
+      .references(() => flashcardGames.id, { onDelete: "cascade" }),
+    /** 0-based order in the game. */
+    position: smallint("position").notNull(),
+    cardId: uuid("card_id")
+      .notNull()
+      .references(() => flashcardCards.id, { onDelete: "cascade" }),
+    /** The 4 options (card ids, the right one among them), in the order shown. */
+    optionIds: uuid("option_ids").array().notNull(),
+    chosenId: uuid("chosen_id"),
+    correct: boolean("correct"),
+    answeredAt: timestamp("answered_at", { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.gameId, t.position] })],
+);
+
+/** A learner's memory of a card (FSRS state, ts-fsrs field names in snake case). */
+export const flashcardMemory = pgTable(
+  "flashcard_memory",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    cardId: uuid("card_id")
+      .notNull()
+      .references(() => flashcardCards.id, { onDelete: "cascade" }),
+    due: timestamp("due", { withTimezone: true }).notNull(),
+    stability: real("stability").notNull(),
+    difficulty: real("difficulty").notNull(),
+    elapsedDays: integer("elapsed_days").notNull(),
+    scheduledDays: integer("scheduled_days").notNull(),
+    reps: integer("reps").notNull(),
+    lapses: integer("lapses").notNull(),
+    /** ts-fsrs State: 0 new, 1 learning, 2 review, 3 relearning. */
+    state: smallint("state").notNull(),
+    lastReview: timestamp("last_review", { withTimezone: true }),
+    /** Whether the last answer was wrong (the result screen and the review pick these first). */
+    lastMissed: boolean("last_missed").notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.cardId] }), index("flashcard_memory_due_idx").on(t.userId, t.due)],
 );
 
 export type User = typeof users.$inferSelect;

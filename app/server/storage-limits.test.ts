@@ -4,8 +4,8 @@
 // that must never delete or read outside our keys. Calls are observed through a thin wrapper around
 // the real bucket; failures are injected there only where R2 itself cannot be made to fail.
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { Miniflare } from "miniflare";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { createTestBucket } from "../../tests/integration/harness";
 import {
   deleteObjects,
   deleteQuietly,
@@ -18,13 +18,9 @@ import {
   type MediaBucket,
 } from "./storage.server";
 
-let mf: Miniflare;
-let bucket: MediaBucket;
-beforeAll(async () => {
-  mf = new Miniflare({ modules: true, script: "export default { fetch() { return new Response() } }", r2Buckets: ["MEDIA"] });
-  bucket = (await mf.getR2Bucket("MEDIA")) as unknown as MediaBucket;
-});
-afterAll(() => mf?.dispose());
+const media = await createTestBucket();
+const bucket: MediaBucket = media.bucket;
+afterAll(() => media.dispose());
 
 type Call = [string, ...unknown[]];
 /** The real bucket, with every call recorded (and optionally one method replaced to fail). */

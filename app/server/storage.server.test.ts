@@ -1,18 +1,11 @@
 // The R2 calls against a real R2 implementation (Miniflare's, as wrangler dev uses), not a mock.
-import { Miniflare } from "miniflare";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { createTestBucket } from "../../tests/integration/harness";
 import { deleteQuietly, originalNameOf, PART_SIZE, putObject, StreamingObjectWriter, TooLargeError, type MediaBucket } from "./storage.server";
 
-let mf: Miniflare;
-let bucket: MediaBucket;
-
-beforeAll(async () => {
-  mf = new Miniflare({ modules: true, script: "export default { fetch() { return new Response() } }", r2Buckets: ["MEDIA"] });
-  bucket = (await mf.getR2Bucket("MEDIA")) as unknown as MediaBucket;
-});
-afterAll(() => mf?.dispose());
-
-const keys = async () => (await bucket.list({ prefix: "lesson-materials/" })).objects.map((o) => o.key);
+const media = await createTestBucket();
+const bucket: MediaBucket = media.bucket;
+afterAll(() => media.dispose());
 
 describe("storage on R2", () => {
   it("puts with content type and the original name, gets it back, deletes it", async () => {
@@ -66,7 +59,7 @@ describe("storage on R2", () => {
     });
     await writer.write(new Uint8Array(PART_SIZE)); // one part already uploaded
     await expect(writer.write(new Uint8Array(11))).rejects.toBeInstanceOf(TooLargeError);
-    expect(await keys()).not.toContain("lesson-materials/l2/3_huge.bin");
+    expect(await media.keys("lesson-materials/")).not.toContain("lesson-materials/l2/3_huge.bin");
     expect(await bucket.head("lesson-materials/l2/3_huge.bin")).toBeNull();
   });
 });

@@ -1,8 +1,8 @@
-// The one module that talks to R2 (binding MEDIA). Key layout, public paths, image sniffing by magic
-// bytes, and a streaming writer that stores big files with bounded memory (R2 multipart upload).
+// The one module that talks to R2 (binding MEDIA). Key layout, public paths, image and audio sniffing by
+// magic bytes, and a streaming writer that stores big files with bounded memory (R2 multipart upload).
 // See docs/decisions/0005-media-storage-and-embeds.md.
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { INLINE_IMAGE_TYPES, isValidKey } from "~/lib/media";
+import { INLINE_AUDIO_TYPES, INLINE_IMAGE_TYPES, isValidKey } from "~/lib/media";
 
 export * from "~/lib/media";
 
@@ -61,11 +61,12 @@ export function headObject(bucket: MediaBucket, key: string) {
 export type ServeOptions = {
   request: Request;
   /**
-   * `image`: displayable image types inline, anything else as an anonymous attachment (public media);
-   * `inline`: the stored content type (private audio); `attachment`: always a download named after
-   * the original file (`filename*` for non-ASCII names).
+   * `image`: displayable image types inline, anything else as an anonymous attachment; `media`: the
+   * same, and playable audio inline too (public media: flashcard recordings); `inline`: the stored
+   * content type (private audio); `attachment`: always a download named after the original file
+   * (`filename*` for non-ASCII names).
    */
-  disposition: "image" | "inline" | "attachment";
+  disposition: "image" | "media" | "inline" | "attachment";
   cacheControl: string;
   /** Answer `Range: bytes=…` with 206 (media elements seek with it; Safari insists). */
   ranges?: boolean;
@@ -115,7 +116,8 @@ export async function serveObject(bucket: MediaBucket, key: string, options: Ser
     "Cross-Origin-Resource-Policy": "same-site",
     ...Object.fromEntries(new Headers(options.extraHeaders)),
   });
-  if (options.disposition === "image" && !INLINE_IMAGE_TYPES.has(storedType)) {
+  const displayable = INLINE_IMAGE_TYPES.has(storedType) || (options.disposition === "media" && INLINE_AUDIO_TYPES.has(storedType));
+  if ((options.disposition === "image" || options.disposition === "media") && !displayable) {
     headers.set("Content-Type", "application/octet-stream");
     headers.set("Content-Disposition", "attachment");
   } else {

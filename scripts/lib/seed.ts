@@ -13,12 +13,19 @@ export const DEV_ACCOUNTS = {
   blocked: { email: "bloqueado@nika.local", password: "NikaBloqueado123", name: "Conta Bloqueada" },
 } as const;
 
-const SEED_MODULES = [
+type SeedModule = {
+  title: string;
+  description: string;
+  /** Modules are available unless they say "no". */
+  available?: "no";
+  lessons: { title: string; minutes: number; video: string }[];
+};
+
+/** Inserted in this order: the array position is the module's orderIndex (0, 1, 2). */
+const SEED_MODULES: SeedModule[] = [
   {
     title: "Boas-vindas ao Teacher FLIX",
     description: "Conheça a plataforma, a Nika e como estudar inglês todos os dias.",
-    orderIndex: 0,
-    available: "yes" as const,
     lessons: [
       { title: "Como funciona o Teacher FLIX", minutes: 4, video: "https://www.youtube.com/watch?v=dQw4w9WgXcQ" },
       { title: "Montando sua rotina de estudos", minutes: 6, video: "https://vimeo.com/76979871" },
@@ -27,8 +34,6 @@ const SEED_MODULES = [
   {
     title: "Primeiros Passos no Inglês",
     description: "Cumprimentos, apresentações e as frases que você usa todo dia.",
-    orderIndex: 1,
-    available: "yes" as const,
     lessons: [
       { title: "Greetings: Hello, Hi e Good morning", minutes: 8, video: "https://www.youtube.com/watch?v=aqz-KE-bpKQ" },
       { title: "Apresentando-se: My name is...", minutes: 7, video: "https://www.youtube.com/watch?v=ScMzIvxBSi4" },
@@ -38,8 +43,7 @@ const SEED_MODULES = [
   {
     title: "Inglês para Viagens",
     description: "Aeroporto, hotel e restaurante: o inglês que salva a sua viagem.",
-    orderIndex: 2,
-    available: "no" as const,
+    available: "no",
     lessons: [
       { title: "No aeroporto", minutes: 10, video: "https://www.youtube.com/watch?v=jNQXAC9IVRw" },
       { title: "Fazendo check-in no hotel", minutes: 8, video: "https://www.youtube.com/watch?v=9bZkp7q19f0" },
@@ -79,21 +83,21 @@ export async function seedDevelopment(db: Database, options: SeedOptions): Promi
       if (kind === "admin") await tx.insert(userRoles).values({ userId: user!.id, role: "admin" });
     }
 
-    for (const seedModule of SEED_MODULES) {
+    for (const [orderIndex, seedModule] of SEED_MODULES.entries()) {
       const [created] = await tx
         .insert(modules)
         .values({
           title: seedModule.title,
           description: seedModule.description,
-          orderIndex: seedModule.orderIndex,
-          available: seedModule.available,
+          orderIndex,
+          available: seedModule.available ?? "yes",
         })
         .returning({ id: modules.id });
       await tx.insert(lessons).values(
         seedModule.lessons.map((lesson, index) => ({
           moduleId: created!.id,
           title: lesson.title,
-          description: `${lesson.title}: aula ${index + 1} do módulo ${seedModule.orderIndex}.`,
+          description: `${lesson.title}: aula ${index + 1} do módulo ${orderIndex}.`,
           videoUrl: lesson.video,
           durationSeconds: lesson.minutes * 60,
           orderIndex: index + 1,

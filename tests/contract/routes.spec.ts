@@ -5,9 +5,9 @@
 //  2. GET of every addressable route and an empty POST to every action answer as the declaration says
 //     (redirect to /signin, /blocked or /, 401/403, or allowed).
 //  3. A fixed corpus of malformed requests goes to every action and resource route as every role: every
-//     answer is < 500, a refused request (4xx) changes no row of any table, and the app still serves a
+//     answer is < 500, a refused request (4xx) inserts, deletes or updates no row of any table, and the app still serves a
 //     page afterwards.
-// It runs in its own Playwright project before the journeys (they would change row counts meanwhile).
+// It runs in its own Playwright project before the journeys (they would change the tables meanwhile).
 import { execFileSync } from "node:child_process";
 import { request as httpRequest } from "node:http";
 import type { TestInfo } from "@playwright/test";
@@ -100,10 +100,23 @@ async function arrangeSamples(learner: Account): Promise<Samples> {
       await db.execute(sql`
       insert into chat_conversations (user_id, mode) values (${learner.id}, 'english') returning id`)
     ).rows as { id: string }[];
+    const [card] = (await db.execute(sql`select id from flashcard_cards where category_slug = 'animais' order by order_index limit 1`)).rows as {
+      id: string;
+    }[];
+    const [game] = (
+      await db.execute(sql`
+      insert into flashcard_games (user_id, category_slug, kind, question_count) values (${learner.id}, 'animais', 'category', 1) returning id`)
+    ).rows as { id: string }[];
+    await db.execute(sql`
+      insert into flashcard_questions (game_id, position, card_id, option_ids)
+      select ${game!.id}, 0, ${card!.id}, array_agg(id) from (select id from flashcard_cards where category_slug = 'animais' order by order_index limit 4) four`);
     return {
       moduleId: module!.id,
       lessonId: lesson!.id,
       conversationId: conversation!.id,
+      category: "animais",
+      cardId: card!.id,
+      gameId: game!.id,
       mode: "english",
       lessonKey: "M01A01",
       file: "0b5e3c1c-0000-4000-8000-000000000000.mp3",
@@ -115,6 +128,7 @@ async function arrangeSamples(learner: Account): Promise<Samples> {
 async function cleanSamples(samples: Samples) {
   await withDb(async (db) => {
     await db.execute(sql`delete from chat_conversations where id = ${samples.conversationId}`);
+    await db.execute(sql`delete from flashcard_games where id = ${samples.gameId}`);
     await db.execute(sql`delete from modules where id = ${samples.moduleId}`);
   });
 }
@@ -132,25 +146,47 @@ function urlOf(route: ManifestRoute, samples: Samples): string {
     .join("/");
 }
 
-// ——— row counts of every table ———
+// ——— fingerprints of every table (rows inserted, deleted or updated) ———
 
-/** One connection for the whole file: the corpus counts rows after every request. */
+/** One connection for the whole file: the corpus fingerprints the tables around every batch. */
 const counting = connect(loadEnv("tests/e2e/e2e.vars"));
 test.afterAll(() => counting.pool.end());
-let countQuery: string | undefined;
+let fingerprintQuery: string | undefined;
 
-async function rowCounts(): Promise<Record<string, number>> {
+/**
+ * Columns a request may touch without changing data: the session's sliding expiry and "last seen"
+ * (refreshed by any signed-in request, refused or not).
+ */
+const VOLATILE_COLUMNS: Record<string, string[]> = { sessions: ["last_seen_at", "expires_at"], users: ["last_seen_at"] };
+
+/**
+ * Per table: the row count and an order-independent hash of every row's columns (volatile ones left
+ * out), so an UPDATE by a refused request shows as well as an INSERT or DELETE.
+ */
+async function tableFingerprints(): Promise<Record<string, string>> {
   const db = counting.db;
-  if (!countQuery) {
-    const tables = (
+  if (!fingerprintQuery) {
+    const columns = (
       await db.execute(sql`
-      select table_name from information_schema.tables
-      where table_schema = 'public' and table_type = 'BASE TABLE' and table_name not like '__drizzle%' order by 1`)
-    ).rows as { table_name: string }[];
-    countQuery = tables.map((t) => `select '${t.table_name}' as t, count(*)::int as n from "${t.table_name}"`).join(" union all ");
+      select c.table_name, c.column_name from information_schema.columns c
+      join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
+      where c.table_schema = 'public' and t.table_type = 'BASE TABLE' and c.table_name not like '__drizzle%'
+      order by c.table_name, c.ordinal_position`)
+    ).rows as { table_name: string; column_name: string }[];
+    const byTable = new Map<string, string[]>();
+    for (const { table_name: table, column_name: column } of columns) {
+      if (VOLATILE_COLUMNS[table]?.includes(column)) continue;
+      byTable.set(table, [...(byTable.get(table) ?? []), `x."${column}"`]);
+    }
+    fingerprintQuery = [...byTable]
+      .map(
+        ([table, cols]) =>
+          `select '${table}' as t, count(*) || ':' || md5(coalesce(string_agg(md5(row(${cols.join(", ")})::text), ',' order by md5(row(${cols.join(", ")})::text)), '')) as f from "${table}" x`,
+      )
+      .join(" union all ");
   }
-  const rows = (await db.execute(sql.raw(countQuery))).rows as { t: string; n: number }[];
-  return Object.fromEntries(rows.map((row) => [row.t, row.n]));
+  const rows = (await db.execute(sql.raw(fingerprintQuery))).rows as { t: string; f: string }[];
+  return Object.fromEntries(rows.map((row) => [row.t, row.f]));
 }
 
 /**
@@ -172,7 +208,7 @@ async function snapshotSiteSettings() {
   };
 }
 
-const changedTables = (before: Record<string, number>, after: Record<string, number>) =>
+const changedTables = (before: Record<string, string>, after: Record<string, string>) =>
   Object.keys({ ...before, ...after }).filter((table) => before[table] !== after[table]);
 
 // ——— expectations per declaration ———
@@ -219,6 +255,11 @@ const PAGE_STATUS: Record<string, number> = {
   "/confirm-email": 400, // no token in the link
   "/reset-password": 400, // no token in the link
 };
+
+/** Pages of one learner's own record (the sample belongs to the learner): anybody else gets a 404. */
+const OWNER_ONLY_PAGES = new Set(["/flashcard-v2/:gameId"]);
+const pageStatus = (route: ManifestRoute, who: Who) =>
+  OWNER_ONLY_PAGES.has(route.path) && who !== "learner" ? 404 : (PAGE_STATUS[route.path] ?? 200);
 
 // ——— the malformed corpus ———
 
@@ -342,7 +383,7 @@ const CORPUS: Malformed[] = [
 
 // ——— the test ———
 
-// In order, in one worker (the corpus compares row counts), and a failure does not skip the rest.
+// In order, in one worker (the corpus compares table fingerprints), and a failure does not skip the rest.
 test.describe.configure({ mode: "default" });
 
 test("every route declares its access level", () => {
@@ -370,7 +411,7 @@ test("pages and actions answer every role as their declaration says", async ({},
         const methodNotOffered = got.status === 405; // POST-only endpoints
         let ok = methodNotOffered || matches(got, want, route);
         if (ok && want === "allowed" && route.hasComponent && route.access !== "dev" && !isRedirect(got)) {
-          ok = got.status === (PAGE_STATUS[route.path] ?? 200);
+          ok = got.status === pageStatus(route, who);
         }
         if (!ok) mismatches.push(`GET ${url} as ${who}: expected ${want}, got ${got.status} ${got.location ?? ""} ${got.body.slice(0, 120)}`);
 
@@ -413,9 +454,9 @@ test("malformed requests to every action and resource route get a 4xx and change
       );
     try {
       for (const who of ROLES) {
-        // Row counts around each role's batch; only a batch that changed something while a request was
+        // Table fingerprints around each role's batch; only a batch that changed something while a request was
         // refused is replayed request by request to name the culprit (keeps the run to ~2 queries a batch).
-        const before = await rowCounts();
+        const before = await tableFingerprints();
         const answers: { label: string; got: Answer }[] = [];
         for (const malformed of CORPUS) {
           const label = `POST ${route.path} as ${who} with ${malformed.name}`;
@@ -424,13 +465,13 @@ test("malformed requests to every action and resource route get a 4xx and change
           answers.push({ label, got });
           if (got.status >= 500 || got.status === 0) failures.push(`${label}: ${got.status} ${got.body.slice(0, 160)}`);
         }
-        const changed = changedTables(before, await rowCounts());
+        const changed = changedTables(before, await tableFingerprints());
         if (changed.length === 0 || answers.every(({ got }) => got.status < 400)) continue;
         for (const malformed of CORPUS) {
-          const one = await rowCounts();
+          const one = await tableFingerprints();
           const got = await post(url, who, malformed);
           requests++;
-          const changedByOne = changedTables(one, await rowCounts());
+          const changedByOne = changedTables(one, await tableFingerprints());
           if (got.status >= 400 && changedByOne.length > 0) {
             failures.push(
               `POST ${route.path} as ${who} with ${malformed.name}: refused with ${got.status} but changed ${changedByOne.join(", ")}`,

@@ -30,6 +30,21 @@ test("an admin edits a module and uploads its image; the learner pages show the 
   const newTitle = `${course.title} (editado)`;
   await panel.getByLabel("Título", { exact: true }).fill(newTitle);
   await panel.getByLabel("Título do banner", { exact: true }).fill("Banner do módulo editado");
+
+  // a file that is not an image by its bytes is refused by the server: a toast with JS, the inline box without
+  await panel.getByLabel("Enviar nova imagem").first().setInputFiles("tests/fixtures/fake-image.png");
+  await panel.getByRole("button", { name: "Salvar alterações" }).click();
+  const refusal = "Falha ao enviar imagem: Por favor selecione um arquivo de imagem";
+  const inlineRefusal = panel.getByRole("alert").filter({ hasText: refusal });
+  if (jsEnabled(testInfo)) {
+    await expect(page).toShowToast("Erro", { description: refusal });
+    await expect(inlineRefusal).toHaveCount(0);
+  } else {
+    await expect(inlineRefusal).toBeVisible();
+    await expect(inlineRefusal.getByText("Erro", { exact: true })).toBeVisible();
+  }
+  await expect(panel.getByLabel("Título", { exact: true })).toHaveValue(newTitle);
+
   await panel.getByLabel("Enviar nova imagem").first().setInputFiles("tests/fixtures/tiny.png");
   await panel.getByRole("button", { name: "Salvar alterações" }).click();
 
@@ -115,6 +130,12 @@ test("an admin uploads a material, a learner downloads it, the admin removes it"
   const panel = adminPanel(page, testInfo, "Materiais da aula");
   await expect(panel.getByText("Nenhum material disponível.")).toBeVisible();
   await expectAccessible(page);
+
+  // sending without a file: refused in the browser with JS, by the server (inline box) without
+  await panel.getByRole("button", { name: "Enviar material" }).click();
+  await expect(panel.getByRole("alert").filter({ hasText: "Selecione um arquivo para enviar" })).toBeVisible();
+  if (!jsEnabled(testInfo)) await expect(panel.getByRole("alert").getByText("Erro no upload", { exact: true })).toBeVisible();
+
   await panel.getByLabel("Arquivo do material").setInputFiles("tests/fixtures/apostila-aula.pdf");
   await panel.getByRole("button", { name: "Enviar material" }).click();
   await expect(page).toShowToast("Upload concluído!", { description: "Arquivo disponível para estudantes." });

@@ -182,6 +182,40 @@ test("a learner comments (stored as typed, shown as text) and an admin replies",
   await expect(commentWith(page, text).getByTestId("comment-author")).toHaveText("Você");
 });
 
+test("a comment over 5000 characters is refused with the spec's message, the text kept and a reply form left open", async ({
+  page,
+  admin,
+  createCourse,
+}) => {
+  const course = await createCourse({ label: "Recusas" });
+  const lesson = course.lessons[0]!;
+  await blockVideoHosts(page);
+  const question = `Pergunta ${Date.now()}`;
+  await withDb((db) => db.insert(lessonComments).values({ lessonId: lesson.id, userId: admin.id, content: question }));
+  await visit(page, `/courses/lessons/${lesson.id}?tab=comentarios`);
+  const tooLong = "a".repeat(5001);
+  const reason = "Não foi possível adicionar o comentário. O comentário pode ter no máximo 5000 caracteres.";
+  // The browser stops typing at 5000 (maxlength); the rule itself is the comment schema's, in the browser and on the server.
+  const refuse = async (label: string, submit: string) => {
+    const box = page.getByLabel(label);
+    await expect(box).toHaveAttribute("maxlength", "5000");
+    await box.evaluate((element) => element.removeAttribute("maxlength"));
+    await box.fill(tooLong);
+    await page.getByRole("button", { name: submit }).click();
+    await expect(page.getByLabel(label)).toHaveAccessibleDescription(reason); // the form's own alert
+    await expect(page.getByRole("alert").filter({ hasText: reason }).last()).toBeVisible();
+    await expect(page.getByLabel(label)).toHaveValue(tooLong);
+    await expect(page.getByLabel(label)).toHaveAttribute("aria-invalid", "true");
+  };
+
+  await refuse("Escreva um comentário", "Comentar");
+  // A reply: without JavaScript the server answers and the page comes back with that reply form open.
+  await commentWith(page, question).getByRole("button", { name: "Responder" }).click();
+  await refuse("Escreva uma resposta", "Responder");
+  const stored = await withDb((db) => db.select().from(lessonComments).where(eq(lessonComments.lessonId, lesson.id)));
+  expect(stored.map((row) => row.content)).toEqual([question]);
+});
+
 test("admins see the edit controls of the learner pages", async ({ page, admin: _, createCourse }) => {
   const course = await createCourse({ label: "Admin" });
   await page.goto("/courses");

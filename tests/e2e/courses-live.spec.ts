@@ -3,7 +3,7 @@
 // comment in place. Each test works on its own module + lesson rows (both projects share one database).
 import type { Page, TestInfo, WebSocketRoute } from "@playwright/test";
 import WebSocket from "ws";
-import { commentWith, expect, test, waitForHydration, type TestCourse } from "./support";
+import { commentWith, expect, test, waitForHydration, type AccountOptions, type TestCourse } from "./support";
 
 /** The comments tab of the course's lesson, with JS or without. */
 const commentsPath = (course: TestCourse) => `/courses/lessons/${course.lessons[0]!.id}?tab=comentarios`;
@@ -29,43 +29,65 @@ async function postComment(page: Page, text: string) {
   await page.getByRole("button", { name: "Comentar" }).click();
 }
 
-test.describe("lesson comments, live", () => {
-  // A is the test's own page, signed in as `learner`; B another learner in another browser.
-  test("a new comment appears for another learner without a reload", async ({
-    page: a,
-    learner: _,
-    createAccount,
-    createCourse,
-    pageAs,
-  }, testInfo) => {
-    test.skip(testInfo.project.name !== "js", "live refresh needs JavaScript; the no-js project checks the reload instead");
-    const course = await createCourse({ label: "Ao vivo" });
-    const b = await pageAs(await createAccount("learner", { label: "ao-vivo", name: "Bruna Ao Vivo" }));
-    const path = commentsPath(course);
+/** A live test's course and B, another learner in another browser; `path` is the lesson's comments tab. */
+type Live = { course: TestCourse; b: Page; path: string };
 
-    const bSocketOpened = await liveSocketOpened(b);
+/**
+ * `live(options)`: the live refresh needs JavaScript (the no-js project skips); a course of its own and
+ * B, signed in as a new learner (`options`: its label and name). A is the test's own page (`learner`).
+ */
+const liveTest = test.extend<{ live: (b: AccountOptions) => Promise<Live> }>({
+  live: async ({ learner: _, createAccount, createCourse, pageAs }, use, testInfo) => {
+    await use(async (options) => {
+      test.skip(testInfo.project.name !== "js", "live refresh needs JavaScript; the no-js project checks the reload instead");
+      const course = await createCourse({ label: "Ao vivo" });
+      const b = await pageAs(await createAccount("learner", options));
+      return { course, b, path: commentsPath(course) };
+    });
+  },
+});
+
+/** B opens the comments tab with its live socket (handshake 101) and marks the window, to tell a reload apart. */
+async function watch(b: Page, path: string) {
+  const bSocketOpened = await liveSocketOpened(b);
+  await b.goto(path);
+  await waitForHydration(b);
+  expect(await bSocketOpened()).toBe(101);
+  await b.evaluate(() => ((window as unknown as { __liveMarker: string }).__liveMarker = "sem-reload"));
+}
+
+/** B's page was refreshed in place: the mark set by `watch` survived (no reload). */
+async function expectNotReloaded(b: Page) {
+  expect(await b.evaluate(() => (window as unknown as { __liveMarker?: string }).__liveMarker)).toBe("sem-reload");
+}
+
+/** A opens the comments tab, posts `text` and sees it. */
+async function postAsA(a: Page, path: string, text: string) {
+  await a.goto(path);
+  await waitForHydration(a);
+  await postComment(a, text);
+  await expect(commentWith(a, text)).toBeVisible();
+}
+
+test.describe("lesson comments, live", () => {
+  liveTest("a new comment appears for another learner without a reload", async ({ page: a, live }) => {
+    const { course, b, path } = await live({ label: "ao-vivo", name: "Bruna Ao Vivo" });
     const bFrames: string[] = [];
     b.on("websocket", (socket) => socket.on("framereceived", (frame) => bFrames.push(String(frame.payload))));
-    await b.goto(path);
-    await waitForHydration(b);
-    expect(await bSocketOpened()).toBe(101);
     // Survives client-side revalidation, not a reload; and no main-frame navigation may happen.
-    await b.evaluate(() => ((window as unknown as { __liveMarker: string }).__liveMarker = "sem-reload"));
+    await watch(b, path);
     let bNavigations = 0;
     b.on("framenavigated", (frame) => {
       if (frame === b.mainFrame()) bNavigations++;
     });
     await expect(commentWith(b, "Olá ao vivo")).toHaveCount(0);
 
-    await a.goto(path);
-    await waitForHydration(a);
     const text = `Olá ao vivo ${Date.now()} <script>alert(1)</script>`;
-    await postComment(a, text);
-    await expect(commentWith(a, text)).toBeVisible();
+    await postAsA(a, path, text);
 
     // Well within the 30 s fallback poll: this is the push.
     await expect(commentWith(b, text)).toBeVisible({ timeout: 10_000 });
-    expect(await b.evaluate(() => (window as unknown as { __liveMarker?: string }).__liveMarker)).toBe("sem-reload");
+    await expectNotReloaded(b);
     expect(bNavigations).toBe(0);
     expect(b.url()).toContain(path);
     // The push says only that something changed: no comment content travels on the socket.
@@ -73,17 +95,8 @@ test.describe("lesson comments, live", () => {
     expect(bFrames.join("\n")).not.toContain("Olá ao vivo");
   });
 
-  test("after the socket drops, the page reconnects, catches up and keeps receiving", async ({
-    page: a,
-    learner: _,
-    createAccount,
-    createCourse,
-    pageAs,
-  }, testInfo) => {
-    test.skip(testInfo.project.name !== "js", "live refresh needs JavaScript");
-    const course = await createCourse({ label: "Ao vivo" });
-    const b = await pageAs(await createAccount("learner", { label: "reconecta" }));
-    const path = commentsPath(course);
+  liveTest("after the socket drops, the page reconnects, catches up and keeps receiving", async ({ page: a, live }) => {
+    const { b, path } = await live({ label: "reconecta" });
 
     // B's socket goes through Playwright to the real server. The first connection is cut once open;
     // the reconnect is held until A has posted, so B can only learn of that comment by catching up.
@@ -97,19 +110,12 @@ test.describe("lesson comments, live", () => {
       if (connections === 2) await released;
       socket.connectToServer();
     });
-    const bSocketOpened = await liveSocketOpened(b);
-    await b.goto(path);
-    await waitForHydration(b);
-    expect(await bSocketOpened()).toBe(101);
-    await b.evaluate(() => ((window as unknown as { __liveMarker: string }).__liveMarker = "sem-reload"));
+    await watch(b, path);
     await firstRoute!.close({ code: 1001, reason: "queda" });
     await expect.poll(() => connections, { timeout: 5_000 }).toBe(2); // reconnect attempt after ~1 s
 
-    await a.goto(path);
-    await waitForHydration(a);
     const first = `Durante a queda ${Date.now()}`;
-    await postComment(a, first);
-    await expect(commentWith(a, first)).toBeVisible();
+    await postAsA(a, path, first);
     await b.waitForTimeout(500);
     await expect(commentWith(b, first)).toHaveCount(0);
     release();
@@ -118,20 +124,11 @@ test.describe("lesson comments, live", () => {
     const second = `Depois da volta ${Date.now()}`;
     await postComment(a, second);
     await expect(commentWith(b, second)).toBeVisible({ timeout: 10_000 });
-    expect(await b.evaluate(() => (window as unknown as { __liveMarker?: string }).__liveMarker)).toBe("sem-reload");
+    await expectNotReloaded(b);
   });
 
-  test("without a socket the page falls back to revalidating every 30 s", async ({
-    page: a,
-    learner: _,
-    createAccount,
-    createCourse,
-    pageAs,
-  }, testInfo) => {
-    test.skip(testInfo.project.name !== "js", "live refresh needs JavaScript");
-    const course = await createCourse({ label: "Ao vivo" });
-    const b = await pageAs(await createAccount("learner", { label: "sem-socket" }));
-    const path = commentsPath(course);
+  liveTest("without a socket the page falls back to revalidating every 30 s", async ({ page: a, live }) => {
+    const { b, path } = await live({ label: "sem-socket" });
 
     // Every socket B opens is refused (a network that blocks WebSockets); B's timers run on a fake clock.
     let attempts = 0;
@@ -144,11 +141,8 @@ test.describe("lesson comments, live", () => {
     await waitForHydration(b);
     await expect.poll(() => attempts).toBeGreaterThan(0);
 
-    await a.goto(path);
-    await waitForHydration(a);
     const text = `Pelo plano B ${Date.now()}`;
-    await postComment(a, text);
-    await expect(commentWith(a, text)).toBeVisible();
+    await postAsA(a, path, text);
     await expect(commentWith(b, text)).toHaveCount(0);
 
     await b.clock.runFor(31_000); // past the 30 s poll and its debounce

@@ -3,11 +3,11 @@ import { getAiProviders, NIKA_UNAVAILABLE } from "~/server/ai/index.server";
 import { createOpenAiProviders } from "~/server/ai/openai.server";
 import { ProviderError, type ChatProvider, type ProviderErrorKind } from "~/server/ai/types";
 import { createWebhookProviders } from "~/server/ai/webhook.server";
-import { startFakeUpstream } from "./fake-upstream";
+import { freePort, startFakeUpstream } from "./fake-upstream";
 
 // The AI providers against the fake upstream, which speaks the OpenAI HTTP protocol and the spec §7 webhooks.
-// Its own port per mutation-testing worker too (two Stryker workers may run this file at once).
-const PORT = 4041 + 1000 * (Number(process.env.STRYKER_MUTATOR_WORKER ?? 0) % 20);
+// A free port of its own (parallel runs and Stryker workers may run this file at once).
+const PORT = await freePort();
 const API = `http://127.0.0.1:${PORT}`;
 const KEY = "right-openai-key";
 let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;

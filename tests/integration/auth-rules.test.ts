@@ -590,3 +590,46 @@ describe("links in e-mails", () => {
     expect(publicOrigin(contextFor(db, { APP_URL: "" }), req)).toBe("https://preview.nika.app");
   });
 });
+
+// ——— found by mutation testing: the renewal on a session's first request of a month, admins through
+// requireAdmin, and a malformed sign-in form ———
+
+describe("more guards and sessions", () => {
+  it("the first request of a new month renews the credits and shows the renewed balance", async () => {
+    const user = await newUser();
+    await db.update(users).set({ monthlyCredits: 3, creditsPeriod: "2000-01" }).where(eq(users.id, user.id));
+    const { jar } = await sessionFor(user.id);
+    const loaded = await getSessionUser(request("/", { jar }), contextFor(db, { MONTHLY_CREDITS: "40" }));
+    expect(loaded?.monthlyCredits).toBe(40);
+    const [row] = await db.select().from(users).where(eq(users.id, user.id));
+    expect([row!.monthlyCredits, row!.creditsPeriod]).toEqual([40, creditPeriod(new Date())]);
+    const ledger = await db.select().from(creditLedger).where(eq(creditLedger.userId, user.id));
+    expect(ledger.map((l) => [l.delta, l.balanceAfter])).toEqual([[37, 40]]);
+  });
+
+  it("requireAdmin lets admins through on every method", async () => {
+    const admin = await newUser();
+    await db.insert(userRoles).values({ userId: admin.id, role: "admin" });
+    const { jar } = await sessionFor(admin.id);
+    for (const method of ["GET", "HEAD", "POST", "DELETE"]) {
+      const outcome = await call(() => requireAdmin(request("/admin", { method, jar }), contextFor(db)));
+      expect([method, outcome.status, (outcome.data as { id?: string }).id]).toEqual([method, 200, admin.id]);
+    }
+  });
+
+  it("a sign-in form without a valid e-mail or a password is wrong credentials, not an error", async () => {
+    const user = await newUser(undefined, "Segredo123");
+    const attempt = (form: Record<string, string>) =>
+      createAuthenticator(contextFor(db)).authenticate(
+        "form",
+        new Request("http://nika.test/signin", {
+          method: "POST",
+          body: new URLSearchParams(form),
+          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        }),
+      );
+    await expect(attempt({ email: user.email })).rejects.toBeInstanceOf(InvalidCredentialsError);
+    await expect(attempt({ email: "", password: "Segredo123" })).rejects.toBeInstanceOf(InvalidCredentialsError);
+    await expect(attempt({ password: "Segredo123" })).rejects.toBeInstanceOf(InvalidCredentialsError);
+  });
+});

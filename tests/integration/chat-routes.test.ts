@@ -16,10 +16,11 @@ import { creditPeriod } from "~/server/credits.server";
 import type { Database } from "~/server/db.server";
 import { appConfig, chatConversations, chatMessages, lessons, modules, users } from "~/server/schema";
 import { useChatWorld } from "./chat-world";
+import { freePort } from "./fake-upstream";
 import { args, call, contextFor, CookieJar, request } from "./harness";
 
-// Its own port per mutation-testing worker too (two Stryker workers may run this file at once).
-const PORT = 4052 + 1000 * (Number(process.env.STRYKER_MUTATOR_WORKER ?? 0) % 20);
+// A free port of its own (parallel runs and Stryker workers may run this file at once).
+const PORT = await freePort();
 const world = useChatWorld(PORT, "routes-openai-key");
 const API = world.api;
 let db: Database;
@@ -141,7 +142,7 @@ describe("pages", () => {
       modeRoute.loader(args(request(`/chat-with-nika/english?c=${id}&greet=1`, { jar: who.jar }), ctx({}), { mode: "english" })),
     );
     expect(page.data.nikaAvailable).toBe(false);
-    expect(page.data.greetingError).toEqual({ code: "NIKA_UNAVAILABLE", message: "Nika não está disponível" });
+    expect(page.data.greetingError).toEqual({ code: "nika_unavailable", title: "Não foi possível enviar", message: "Nika não está disponível" });
     expect(await db.select().from(chatMessages).where(eq(chatMessages.conversationId, id))).toEqual([]);
   });
 
@@ -210,6 +211,12 @@ describe("pages", () => {
 });
 
 describe("the no-JS form post", () => {
+  /** A refused post: its code and the conform reply — the text kept for the box, [title, message] as form errors. */
+  const refused = (code: string, text: string, formErrors: string[]) => ({
+    code,
+    result: { status: "error", initialValue: { intent: "send", text }, error: { "": formErrors }, fields: ["intent", "text"] },
+  });
+
   it("waits for the whole reply, stores it and redirects to it", async () => {
     const who = await learner(3);
     const id = await open(who);
@@ -225,20 +232,17 @@ describe("the no-JS form post", () => {
     expect(sent.location).toBe(`/chat-with-nika/english?c=${id}#m-${stored[1]!.id}`);
   });
 
-  it("refuses with a 4xx and gives the text back: empty (400), credits exhausted (402); provider down is 502", async () => {
+  it("refuses with a 4xx and gives the text back: empty (400), credits exhausted (402); provider down is 502, none configured 503", async () => {
     const who = await learner(0);
     const id = await open(who);
     const empty = await call(() =>
       modeRoute.action(args(post(`/chat-with-nika/english?c=${id}`, who, { intent: "send", text: "  " }), ctx(), { mode: "english" })),
     );
-    expect([empty.status, empty.data]).toEqual([400, { error: { code: "invalid_text", message: "Digite uma mensagem." }, text: "  " }]);
+    expect([empty.status, empty.data]).toEqual([400, refused("invalid_text", "  ", ["Não foi possível enviar", "Digite uma mensagem."])]);
     const broke = await call(() =>
       modeRoute.action(args(post(`/chat-with-nika/english?c=${id}`, who, { intent: "send", text: "Hello?" }), ctx(), { mode: "english" })),
     );
-    expect([broke.status, broke.data]).toEqual([
-      402,
-      { error: { code: "CREDITS_EXHAUSTED", message: "Seus créditos acabaram." }, text: "Hello?" },
-    ]);
+    expect([broke.status, broke.data]).toEqual([402, refused("credits_exhausted", "Hello?", ["Créditos Esgotados", "Seus créditos acabaram."])]);
 
     const rich = await learner(2);
     const richId = await open(rich);
@@ -247,10 +251,16 @@ describe("the no-JS form post", () => {
       modeRoute.action(args(post(`/chat-with-nika/english?c=${richId}`, rich, { intent: "send", text: "Hello?" }), ctx(), { mode: "english" })),
     );
     expect(down.status).toBe(502);
-    expect(down.data).toMatchObject({
-      error: { title: "Erro de Conexão", message: "Não foi possível se comunicar com o servidor" },
-      text: "Hello?",
-    });
+    expect(down.data).toEqual(refused("provider_unavailable", "Hello?", ["Erro de Conexão", "Não foi possível se comunicar com o servidor"]));
+    const unconfigured = await call(() =>
+      modeRoute.action(
+        args(post(`/chat-with-nika/english?c=${richId}`, rich, { intent: "send", text: "Hello?" }), ctx({}), { mode: "english" }),
+      ),
+    );
+    expect([unconfigured.status, unconfigured.data]).toEqual([
+      503,
+      refused("nika_unavailable", "Hello?", ["Não foi possível enviar", "Nika não está disponível"]),
+    ]);
     expect((await db.select().from(users).where(eq(users.id, rich.id)))[0]!.monthlyCredits).toBe(2);
   });
 });
@@ -325,6 +335,25 @@ describe("streaming resource routes", () => {
     // the owner, no provider: 503 and nothing spent
     expect((await send(`/resources/chat/${id}/messages`, id, who)).status).toBe(503);
     expect((await db.select().from(users).where(eq(users.id, who.id)))[0]!.monthlyCredits).toBe(10);
+  });
+
+  it("reads the message form through its schema: a text far over the limit or an audio that is no file is a 400, nothing spent", async () => {
+    const who = await learner(3);
+    const id = await open(who);
+    const send = (body: Record<string, string>) =>
+      messagesRoute.action(args(post(`/resources/chat/${id}/messages`, who, body), ctx(), { conversationId: id }));
+    const long = await send({ text: "a".repeat(20_001) });
+    expect(long.status).toBe(400);
+    expect(await events(long)).toEqual([
+      { event: "error", data: { code: "invalid_text", message: "Mensagem muito longa (máximo 5000 caracteres).", status: 400 } },
+    ]);
+    const notAFile = await send({ audio: "not a file" });
+    expect(notAFile.status).toBe(400);
+    expect(await events(notAFile)).toEqual([{ event: "error", data: { code: "invalid_audio", message: "Dados inválidos.", status: 400 } }]);
+    // an empty text is the same refusal as no text at all
+    const empty = await send({ text: "" });
+    expect(await events(empty)).toEqual([{ event: "error", data: { code: "invalid_text", message: "Digite uma mensagem.", status: 400 } }]);
+    expect((await db.select().from(users).where(eq(users.id, who.id)))[0]!.monthlyCredits).toBe(3);
   });
 
   it("takes a voice message as a WAV file, refuses oversize bodies before reading them, and serves the audio only to its owner", async () => {

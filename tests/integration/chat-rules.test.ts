@@ -4,15 +4,7 @@
 import { eq } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { encodeWav } from "~/features/chat/audio/wav";
-import {
-  assertModeEnabled,
-  ChatError,
-  greet,
-  sendMessage,
-  startConversation,
-  toEventStream,
-  sendMessageStream,
-} from "~/features/chat/chat.server";
+import { assertModeEnabled, greet, sendMessage, startConversation, toEventStream, sendMessageStream } from "~/features/chat/chat.server";
 import { CHAT_MODE_INFO, type ChatModeId } from "~/features/chat/modes";
 import * as greetRoute from "~/routes/resources+/chat.$conversationId.greet";
 import { createSession } from "~/server/auth.server";
@@ -20,11 +12,12 @@ import { creditPeriod, getBalance } from "~/server/credits.server";
 import type { Database } from "~/server/db.server";
 import type { FlagKey } from "~/server/flags.server";
 import { appConfig, chatMessages, creditLedger, lessons, modules, users } from "~/server/schema";
-import { useChatWorld } from "./chat-world";
+import { chatError, useChatWorld } from "./chat-world";
+import { freePort } from "./fake-upstream";
 import { args, contextFor, request } from "./harness";
 
-// Its own port per mutation-testing worker too (two Stryker workers may run this file at once).
-const PORT = 4053 + 1000 * (Number(process.env.STRYKER_MUTATOR_WORKER ?? 0) % 20);
+// A free port of its own (parallel runs and Stryker workers may run this file at once).
+const PORT = await freePort();
 const world = useChatWorld(PORT, "rules-openai-key");
 let db: Database;
 let n = 0;
@@ -55,14 +48,6 @@ const messagesOf = (conversationId: string) => db.select().from(chatMessages).wh
 type AiRequest = { path: string };
 const aiRequests = async () => (await (await fetch(`${world.api}/__ai/requests`)).json()) as AiRequest[];
 const ledgerOf = (userId: string) => db.select().from(creditLedger).where(eq(creditLedger.userId, userId));
-async function chatError(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ChatError);
-  return error as ChatError;
-}
 const wav = () => ({
   bytes: encodeWav(
     new Float32Array(8000).map((_, i) => 0.3 * Math.sin(i / 5)),

@@ -1,7 +1,8 @@
 // The setup chat test files share: the fake upstream speaking the OpenAI protocol on its own port
-// (reset before each test), a fresh PGlite database and a Miniflare R2 bucket.
+// (reset before each test), a fresh PGlite database and a Miniflare R2 bucket; and how a refusal is caught.
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { afterAll, beforeAll, beforeEach } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect } from "vitest";
+import { ChatError } from "~/features/chat/chat.server";
 import type { Database } from "~/server/db.server";
 import { startFakeUpstream } from "./fake-upstream";
 import { contextFor, createTestBucket, createTestDb } from "./harness";
@@ -40,4 +41,14 @@ export function useChatWorld(port: number, key: string) {
     /** Queues a fake-upstream hook (`mode=error`, `mode=slow&delay=…`, …) for the next AI call. */
     hook: (query: string) => fetch(`${api}/__ai/next?${query}`, { method: "POST" }),
   };
+}
+
+/** The ChatError a call is refused with (the test fails when it resolves or throws anything else). */
+export async function chatError(promise: Promise<unknown>) {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ChatError);
+  return error as ChatError;
 }

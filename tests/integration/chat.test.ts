@@ -2,7 +2,6 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { encodeWav } from "~/features/chat/audio/wav";
 import {
-  ChatError,
   CREDITS_EXHAUSTED,
   greet,
   greetStream,
@@ -18,11 +17,12 @@ import { NIKA_UNAVAILABLE } from "~/server/ai/index.server";
 import { getBalance } from "~/server/credits.server";
 import type { Database } from "~/server/db.server";
 import { appConfig, chatMessages, creditLedger, lessons, modules, users } from "~/server/schema";
-import { useChatWorld } from "./chat-world";
+import { chatError, useChatWorld } from "./chat-world";
+import { freePort } from "./fake-upstream";
 
 // Chat with Nika against the fake upstream speaking the OpenAI protocol (its own port).
-// Its own port per mutation-testing worker too (two Stryker workers may run this file at once).
-const PORT = 4051 + 1000 * (Number(process.env.STRYKER_MUTATOR_WORKER ?? 0) % 20);
+// A free port of its own (parallel runs and Stryker workers may run this file at once).
+const PORT = await freePort();
 const world = useChatWorld(PORT, "chat-openai-key");
 const API = world.api;
 let db: Database;
@@ -49,14 +49,6 @@ async function newUser(credits = 10) {
 }
 const messagesOf = (conversationId: string) =>
   db.select().from(chatMessages).where(eq(chatMessages.conversationId, conversationId)).orderBy(chatMessages.createdAt);
-async function chatError(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ChatError);
-  return error as ChatError;
-}
 
 describe("conversations", () => {
   it("starts a conversation and counts it in conversations_started", async () => {

@@ -51,6 +51,7 @@ describe("addComment", () => {
     expect(await addComment(db, learner, lessonId, { content: "", parentId: "not-a-uuid" })).toEqual({
       ok: false,
       status: 403,
+      code: "admin_only",
       message: COMMENT_MESSAGES.adminOnly,
     });
     expect(await commentsOf(lessonId)).toEqual([]);
@@ -63,16 +64,19 @@ describe("addComment", () => {
     expect(await addComment(db, learner, lessonId, { content: "a".repeat(5001), parentId: null })).toEqual({
       ok: false,
       status: 400,
+      code: "invalid_content",
       message: COMMENT_MESSAGES.tooLong,
     });
     expect(await addComment(db, learner, lessonId, { content: 42, parentId: null })).toEqual({
       ok: false,
       status: 400,
+      code: "invalid_content",
       message: COMMENT_MESSAGES.empty,
     });
     expect(await addComment(db, learner, lessonId, { content: " \n ", parentId: null })).toEqual({
       ok: false,
       status: 400,
+      code: "invalid_content",
       message: COMMENT_MESSAGES.empty,
     });
     expect(await commentsOf(lessonId)).toHaveLength(1);
@@ -94,6 +98,7 @@ describe("addComment", () => {
     expect(await addComment(db, admin, lessonId, { content: "De novo", parentId: row!.id })).toEqual({
       ok: false,
       status: 400,
+      code: "invalid_parent",
       message: COMMENT_MESSAGES.replyToReply,
     });
   });

@@ -2,6 +2,7 @@
 // materials, courses banner), the material download and the media route — against PGlite with the
 // real migrations and a real R2 implementation (Miniflare). Refusals are checked by what is stored.
 import { readFileSync } from "node:fs";
+import type { AppLoadContext } from "@remix-run/cloudflare";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as bannerEdit from "~/routes/_app+/courses+/_catalogue+/banner.edit";
@@ -10,12 +11,22 @@ import * as materialsRoute from "~/routes/_app+/courses+/lessons.$lessonId.mater
 import * as downloadRoute from "~/routes/_app+/courses+/lessons.$lessonId.materials.$file.download";
 import * as moduleEdit from "~/routes/_app+/courses+/modules.$moduleId.edit";
 import * as media from "~/routes/media.$";
-import { createSession } from "~/server/auth.server";
 import type { Database } from "~/server/db.server";
-import { appConfig, lessons, modules, siteBanners, users, type DownloadableMaterial } from "~/server/schema";
-import { takeToast } from "~/server/toast.server";
-import { DEV_ACCOUNTS, seedDevelopment } from "../../scripts/lib/seed";
-import { args, call, contextFor, CookieJar, createTestBucket, createTestDb, request, type Outcome } from "./harness";
+import { appConfig, lessons, modules, siteBanners, type DownloadableMaterial } from "~/server/schema";
+import {
+  args,
+  call,
+  contextFor,
+  CookieJar,
+  createAdminWorld,
+  multipart,
+  NO_FILE,
+  request,
+  toastOf,
+  type AdminWorld,
+  type Outcome,
+  type Part,
+} from "./harness";
 
 const PNG = new Uint8Array(readFileSync("tests/fixtures/tiny.png"));
 const PDF = new Uint8Array(readFileSync("tests/fixtures/apostila-aula.pdf"));
@@ -24,47 +35,10 @@ const MISSING_ID = "00000000-0000-4000-8000-000000000000";
 const IMAGE_LIMIT = 5_242_880;
 const MATERIAL_LIMIT = 52_428_800;
 
-let db: Database;
-let bucket: Awaited<ReturnType<typeof createTestBucket>>;
-const admin = new CookieJar();
-const learner = new CookieJar();
-const anonymous = new CookieJar();
-
-const ctx = (env: Record<string, unknown> = {}) => contextFor(db, { MEDIA: bucket.bucket, ...env });
-
-async function signInAs(email: string, jar: CookieJar) {
-  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
-  const cookie = await createSession(ctx(), user!.id, request("/"));
-  jar.absorb(new Headers({ "Set-Cookie": cookie }));
-}
-
-beforeAll(async () => {
-  ({ db } = await createTestDb());
-  await seedDevelopment(db, { allowance: 50 });
-  bucket = await createTestBucket();
-  await signInAs(DEV_ACCOUNTS.admin.email, admin);
-  await signInAs(DEV_ACCOUNTS.learner.email, learner);
-});
+let { db, bucket, ctx, admin, learner, anonymous } = {} as AdminWorld;
+beforeAll(async () => ({ db, bucket, ctx, admin, learner, anonymous } = await createAdminWorld()));
 afterAll(() => bucket?.dispose());
 beforeEach(() => bucket.clear());
-
-type Part = string | { bytes: Uint8Array; name: string; type?: string };
-function multipart(path: string, jar: CookieJar, fields: Record<string, Part>, headers: Record<string, string> = {}) {
-  const body = new FormData();
-  for (const [name, value] of Object.entries(fields)) {
-    if (typeof value === "string") body.append(name, value);
-    else body.append(name, new File([value.bytes as BlobPart], value.name, { type: value.type ?? "" }));
-  }
-  return new Request(`http://nika.test${path}`, { method: "POST", body, headers: { Cookie: jar.header(), ...headers } });
-}
-/** What an empty <input type="file"> sends. */
-const NO_FILE: Part = { bytes: new Uint8Array(), name: "", type: "application/octet-stream" };
-
-async function toastOf(outcome: Outcome) {
-  const jar = new CookieJar();
-  jar.absorb(outcome.headers);
-  return (await takeToast(request("/", { jar }))).toast;
-}
 
 async function createModule(values: Partial<typeof modules.$inferInsert> = {}) {
   const [row] = await db
@@ -108,6 +82,63 @@ const lessonForm = (values: Record<string, Part> = {}): Record<string, Part> => 
   ...values,
 });
 
+/** What the admin actions answer when they do not redirect: the conform reply and the refusal's code. */
+type Reply = {
+  result: { status?: string; error?: Record<string, string[]>; initialValue?: Record<string, string> };
+  code: string | null;
+};
+type PostOptions = { jar?: CookieJar; context?: AppLoadContext };
+
+/** Runs an admin action on a prepared request (e.g. one whose body must stay unread). */
+const moduleAction = (moduleId: string, req: Request, context = ctx()) => call<Reply>(() => moduleEdit.action(args(req, context, { moduleId })));
+const materialsAction = (lessonId: string, req: Request, context = ctx()) =>
+  call<Reply>(() => materialsRoute.action(args(req, context, { lessonId })));
+
+/** Posts the module form (moduleForm changed by `values`), as the admin unless told otherwise. */
+const editModule = (moduleId: string, values: Record<string, Part> = {}, { jar = admin, context = ctx() }: PostOptions = {}) =>
+  moduleAction(moduleId, multipart(`/courses/modules/${moduleId}/edit`, jar, moduleForm(values)), context);
+/** Posts the lesson form (lessonForm changed by `values`). */
+const editLesson = (lessonId: string, values: Record<string, Part> = {}, { jar = admin, context = ctx() }: PostOptions = {}) =>
+  call<Reply>(() => lessonEdit.action(args(multipart(`/courses/lessons/${lessonId}/edit`, jar, lessonForm(values)), context, { lessonId })));
+/** Posts the banner form with just these fields. */
+const editBanner = (fields: Record<string, Part>, { jar = admin, context = ctx() }: PostOptions = {}) =>
+  call<Reply>(() => bannerEdit.action(args(multipart("/courses/banner/edit", jar, fields), context)));
+/** Uploads one material from the materials drawer. */
+const upload = (lessonId: string, file: Part, { jar = admin, context = ctx() }: PostOptions = {}) =>
+  materialsAction(lessonId, multipart(`/courses/lessons/${lessonId}/materials`, jar, { intent: "upload", file }), context);
+
+/** A save: redirected to the page under the panel with the success toast. */
+async function expectSaved(outcome: Outcome, location: string, description: string) {
+  expect(outcome).toMatchObject({ status: 302, location });
+  expect(await toastOf(outcome)).toEqual({ type: "success", title: "Sucesso", description });
+}
+
+/** Posts the url-encoded removal form of the materials drawer. */
+const removeMaterial = (lessonId: string, form: Record<string, string>, jar = admin) =>
+  materialsAction(lessonId, request(`/courses/lessons/${lessonId}/materials`, { jar, form }));
+
+/** A refusal answered through conform: its status, its code and the form errors [title, description]. */
+function expectRefusal(outcome: Outcome<Reply>, status: number, code: string, formErrors: string[]) {
+  expect(outcome.status).toBe(status);
+  expect(outcome.data).toMatchObject({ code, result: { status: "error" } });
+  expect(outcome.data.result.error?.[""]).toEqual(formErrors);
+}
+
+/** The same database, except that raw statements (the update) fail: a lost connection mid-save. */
+function failingExecute(real: Database): Database {
+  return new Proxy(real, {
+    get(target, prop, receiver) {
+      if (prop === "execute") return async () => Promise.reject(new Error("conexão perdida"));
+      return Reflect.get(target, prop, receiver);
+    },
+  });
+}
+const failingContext = () => contextFor(failingExecute(db), { MEDIA: bucket.bucket });
+
+const IMAGE_TYPE_REFUSAL = ["Erro", "Falha ao enviar imagem: Por favor selecione um arquivo de imagem"];
+const IMAGE_SIZE_REFUSAL = ["Erro", "Falha ao enviar imagem: Imagem muito grande. Máximo 5MB"];
+const MATERIAL_SIZE_REFUSAL = ["Erro no upload", "Arquivo muito grande (máximo 50MB)"];
+
 describe("admin guards on every loader and action", () => {
   it("send anonymous visitors to /signin and learners home from the pages", async () => {
     const module = await createModule();
@@ -131,23 +162,12 @@ describe("admin guards on every loader and action", () => {
     const lesson = await createLesson(module.id);
     const png = { bytes: PNG, name: "capa.png", type: "image/png" };
     const posts = [
-      () =>
-        moduleEdit.action(
-          args(multipart(`/courses/modules/${module.id}/edit`, learner, moduleForm({ image_file: png })), ctx(), { moduleId: module.id }),
-        ),
-      () =>
-        lessonEdit.action(
-          args(multipart(`/courses/lessons/${lesson.id}/edit`, learner, lessonForm({ thumbnail_file: png })), ctx(), { lessonId: lesson.id }),
-        ),
-      () =>
-        materialsRoute.action(
-          args(multipart(`/courses/lessons/${lesson.id}/materials`, learner, { intent: "upload", file: { bytes: PDF, name: "a.pdf" } }), ctx(), {
-            lessonId: lesson.id,
-          }),
-        ),
-      () => bannerEdit.action(args(multipart("/courses/banner/edit", learner, { title: "Hack", background_image_file: png }), ctx())),
+      () => editModule(module.id, { image_file: png }, { jar: learner }),
+      () => editLesson(lesson.id, { thumbnail_file: png }, { jar: learner }),
+      () => upload(lesson.id, { bytes: PDF, name: "a.pdf" }, { jar: learner }),
+      () => editBanner({ title: "Hack", background_image_file: png }, { jar: learner }),
     ];
-    for (const post of posts) expect(await call(post)).toMatchObject({ status: 403, data: { error: "Acesso restrito a administradores." } });
+    for (const post of posts) expect(await post()).toMatchObject({ status: 403, data: { error: "Acesso restrito a administradores." } });
     expect(await bucket.keys()).toEqual([]);
     expect((await moduleRow(module.id)).title).toBe("Módulo de teste");
     expect((await lessonRow(lesson.id)).downloadableMaterials).toEqual([]);
@@ -161,9 +181,7 @@ describe("admin guards on every loader and action", () => {
         moduleEdit.loader(args(request(`/courses/modules/${module.id}/edit`, { jar: admin }), ctx(), { moduleId: module.id })),
       );
       expect(page).toMatchObject({ status: 403, data: { featureDisabled: true } });
-      const post = await call(() =>
-        moduleEdit.action(args(multipart(`/courses/modules/${module.id}/edit`, admin, moduleForm()), ctx(), { moduleId: module.id })),
-      );
+      const post = await editModule(module.id);
       expect(post.status).toBe(403);
       const download = await call(() =>
         downloadRoute.loader(
@@ -194,24 +212,11 @@ describe("module edit (/courses/modules/:id/edit)", () => {
 
   it("saves every field, stores the images under modules/ and banners/, and redirects with the success toast", async () => {
     const module = await createModule();
-    const outcome = await call(() =>
-      moduleEdit.action(
-        args(
-          multipart(
-            `/courses/modules/${module.id}/edit`,
-            admin,
-            moduleForm({
-              image_file: { bytes: PNG, name: "capa.png", type: "image/png" },
-              banner_file: { bytes: PNG, name: "banner.jpg", type: "image/jpeg" }, // declared type is not trusted
-            }),
-          ),
-          ctx(),
-          { moduleId: module.id },
-        ),
-      ),
-    );
-    expect(outcome).toMatchObject({ status: 302, location: `/courses/modules/${module.id}` });
-    expect(await toastOf(outcome)).toEqual({ type: "success", title: "Sucesso", description: "Módulo atualizado com sucesso" });
+    const outcome = await editModule(module.id, {
+      image_file: { bytes: PNG, name: "capa.png", type: "image/png" },
+      banner_file: { bytes: PNG, name: "banner.jpg", type: "image/jpeg" }, // declared type is not trusted
+    });
+    await expectSaved(outcome, `/courses/modules/${module.id}`, "Módulo atualizado com sucesso");
 
     const saved = await moduleRow(module.id);
     expect(saved).toMatchObject({
@@ -233,59 +238,35 @@ describe("module edit (/courses/modules/:id/edit)", () => {
 
   it("deletes the old object when an image is replaced or cleared, and keeps external URLs alone", async () => {
     const module = await createModule();
-    const path = `/courses/modules/${module.id}/edit`;
     const png = { bytes: PNG, name: "capa.png", type: "image/png" };
-    await call(() =>
-      moduleEdit.action(
-        args(multipart(path, admin, moduleForm({ image_file: png, banner_url: "https://cdn.example/b.jpg" })), ctx(), { moduleId: module.id }),
-      ),
-    );
+    await editModule(module.id, { image_file: png, banner_url: "https://cdn.example/b.jpg" });
     const first = (await moduleRow(module.id)).imageUrl!;
     expect(await bucket.keys()).toEqual([first.slice(7)]);
 
-    await call(() =>
-      moduleEdit.action(
-        args(multipart(path, admin, moduleForm({ image_url: first, image_file: png, banner_url: "https://cdn.example/b.jpg" })), ctx(), {
-          moduleId: module.id,
-        }),
-      ),
-    );
+    await editModule(module.id, { image_url: first, image_file: png, banner_url: "https://cdn.example/b.jpg" });
     const second = await moduleRow(module.id);
     expect(second.imageUrl).not.toBe(first);
     expect(second.bannerUrl).toBe("https://cdn.example/b.jpg");
     expect(await bucket.keys()).toEqual([second.imageUrl!.slice(7)]);
 
     // keeping the URL keeps the object; clearing it deletes the object
-    await call(() =>
-      moduleEdit.action(args(multipart(path, admin, moduleForm({ image_url: second.imageUrl! })), ctx(), { moduleId: module.id })),
-    );
+    await editModule(module.id, { image_url: second.imageUrl! });
     expect(await bucket.keys()).toEqual([second.imageUrl!.slice(7)]);
-    await call(() => moduleEdit.action(args(multipart(path, admin, moduleForm({ image_url: "" })), ctx(), { moduleId: module.id })));
+    await editModule(module.id, { image_url: "" });
     expect((await moduleRow(module.id)).imageUrl).toBeNull();
     expect(await bucket.keys()).toEqual([]);
   });
 
   it("keeps the input and answers 400 with the spec's messages on validation errors", async () => {
     const module = await createModule();
-    const outcome = await call<{ result: { error: Record<string, string[]>; initialValue: Record<string, string> } }>(() =>
-      moduleEdit.action(
-        args(
-          multipart(
-            `/courses/modules/${module.id}/edit`,
-            admin,
-            moduleForm({
-              title: "ab",
-              order_index: "-1",
-              description: "x".repeat(501),
-              image_file: { bytes: PNG, name: "capa.png", type: "image/png" },
-            }),
-          ),
-          ctx(),
-          { moduleId: module.id },
-        ),
-      ),
-    );
+    const outcome = await editModule(module.id, {
+      title: "ab",
+      order_index: "-1",
+      description: "x".repeat(501),
+      image_file: { bytes: PNG, name: "capa.png", type: "image/png" },
+    });
     expect(outcome.status).toBe(400);
+    expect(outcome.data.code).toBeNull();
     expect(outcome.data.result.error).toMatchObject({
       title: ["Mínimo 3 caracteres"],
       order_index: ["Number must be greater than or equal to 0"],
@@ -298,40 +279,11 @@ describe("module edit (/courses/modules/:id/edit)", () => {
 
   it("refuses a file that is not an image by its content, whatever its name and type say", async () => {
     const module = await createModule();
-    const outcome = await call<{ result: { error: Record<string, string[]> }; notice: { title: string; description: string } }>(() =>
-      moduleEdit.action(
-        args(
-          multipart(
-            `/courses/modules/${module.id}/edit`,
-            admin,
-            moduleForm({ image_file: { bytes: FAKE_PNG, name: "foto.png", type: "image/png" } }),
-          ),
-          ctx(),
-          { moduleId: module.id },
-        ),
-      ),
-    );
-    expect(outcome.status).toBe(400);
-    expect(outcome.data.result.error.image_file).toEqual(["Por favor selecione um arquivo de imagem"]);
-    expect(outcome.data.notice).toEqual({
-      tone: "error",
-      title: "Erro",
-      description: "Falha ao enviar imagem: Por favor selecione um arquivo de imagem",
-    });
+    const outcome = await editModule(module.id, { image_file: { bytes: FAKE_PNG, name: "foto.png", type: "image/png" } });
+    expectRefusal(outcome, 400, "image_type", IMAGE_TYPE_REFUSAL);
+    expect(outcome.data.result.error?.image_file).toEqual(["Por favor selecione um arquivo de imagem"]);
     const svg = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
-    const svgOutcome = await call(() =>
-      moduleEdit.action(
-        args(
-          multipart(
-            `/courses/modules/${module.id}/edit`,
-            admin,
-            moduleForm({ banner_file: { bytes: svg, name: "x.svg", type: "image/svg+xml" } }),
-          ),
-          ctx(),
-          { moduleId: module.id },
-        ),
-      ),
-    );
+    const svgOutcome = await editModule(module.id, { banner_file: { bytes: svg, name: "x.svg", type: "image/svg+xml" } });
     expect(svgOutcome.status).toBe(400);
     expect(await bucket.keys()).toEqual([]);
     expect((await moduleRow(module.id)).title).toBe("Módulo de teste");
@@ -341,83 +293,48 @@ describe("module edit (/courses/modules/:id/edit)", () => {
     const module = await createModule();
     const big = new Uint8Array(IMAGE_LIMIT + 1);
     big.set(PNG);
-    const outcome = await call<{ result: { error: Record<string, string[]> }; notice: { description: string } }>(() =>
-      moduleEdit.action(
-        args(
-          multipart(
-            `/courses/modules/${module.id}/edit`,
-            admin,
-            moduleForm({ image_file: { bytes: big, name: "grande.png", type: "image/png" } }),
-          ),
-          ctx(),
-          { moduleId: module.id },
-        ),
-      ),
-    );
-    expect(outcome.status).toBe(413);
-    expect(outcome.data.result.error.image_file).toEqual(["Imagem muito grande. Máximo 5MB"]);
-    expect(outcome.data.notice.description).toBe("Falha ao enviar imagem: Imagem muito grande. Máximo 5MB");
+    const outcome = await editModule(module.id, { image_file: { bytes: big, name: "grande.png", type: "image/png" } });
+    expectRefusal(outcome, 413, "image_too_large", IMAGE_SIZE_REFUSAL);
+    expect(outcome.data.result.error?.image_file).toEqual(["Imagem muito grande. Máximo 5MB"]);
 
     // exactly 5 MB is fine
-    const limit = big.subarray(0, IMAGE_LIMIT);
-    const ok = await call(() =>
-      moduleEdit.action(
-        args(
-          multipart(
-            `/courses/modules/${module.id}/edit`,
-            admin,
-            moduleForm({ image_file: { bytes: limit, name: "limite.png", type: "image/png" } }),
-          ),
-          ctx(),
-          { moduleId: module.id },
-        ),
-      ),
-    );
+    const ok = await editModule(module.id, { image_file: { bytes: big.subarray(0, IMAGE_LIMIT), name: "limite.png", type: "image/png" } });
     expect(ok.status).toBe(302);
     await bucket.clear();
 
     // a declared body larger than two images + form is refused without reading it
     const declared = multipart(`/courses/modules/${module.id}/edit`, admin, moduleForm(), { "Content-Length": String(20 * 1024 * 1024) });
-    const refused = await call<{ notice: { description: string } }>(() => moduleEdit.action(args(declared, ctx(), { moduleId: module.id })));
-    expect(refused.status).toBe(413);
-    expect(refused.data.notice.description).toBe("Falha ao enviar imagem: Imagem muito grande. Máximo 5MB");
+    const refused = await moduleAction(module.id, declared);
+    expectRefusal(refused, 413, "image_too_large", IMAGE_SIZE_REFUSAL);
     expect(declared.bodyUsed).toBe(false);
     expect(await bucket.keys()).toEqual([]);
   });
 
+  it("answers a broken body with 400 and the form's own message, through conform", async () => {
+    const module = await createModule();
+    const broken = new Request(`http://nika.test/courses/modules/${module.id}/edit`, {
+      method: "POST",
+      body: '--x\r\nContent-Disposition: form-data; name="title"\r\n\r\nsem fim',
+      headers: { Cookie: admin.header(), "Content-Type": "multipart/form-data; boundary=x" },
+    });
+    const outcome = await moduleAction(module.id, broken);
+    expectRefusal(outcome, 400, "unreadable", ["Erro", "Falha ao atualizar módulo: Não foi possível ler o envio."]);
+    expect(outcome.data.result.initialValue).toBeUndefined();
+    expect((await moduleRow(module.id)).title).toBe("Módulo de teste");
+  });
+
   it("removes the stored image again when the module is gone (404) or the save fails (500)", async () => {
     const png = { bytes: PNG, name: "capa.png", type: "image/png" };
-    const gone = await call<{ notice: { description: string } }>(() =>
-      moduleEdit.action(
-        args(multipart(`/courses/modules/${MISSING_ID}/edit`, admin, moduleForm({ image_file: png })), ctx(), { moduleId: MISSING_ID }),
-      ),
-    );
-    expect(gone.status).toBe(404);
-    expect(gone.data.notice.description).toBe("Falha ao atualizar módulo: Módulo não encontrado");
+    const gone = await editModule(MISSING_ID, { image_file: png });
+    expectRefusal(gone, 404, "not_found", ["Erro", "Falha ao atualizar módulo: Módulo não encontrado"]);
     expect(await bucket.keys()).toEqual([]);
 
     const module = await createModule();
-    const failing = contextFor(failingExecute(db), { MEDIA: bucket.bucket });
-    const failed = await call<{ notice: { title: string; description: string } }>(() =>
-      moduleEdit.action(
-        args(multipart(`/courses/modules/${module.id}/edit`, admin, moduleForm({ image_file: png })), failing, { moduleId: module.id }),
-      ),
-    );
-    expect(failed.status).toBe(500);
-    expect(failed.data.notice).toEqual({ tone: "error", title: "Erro", description: "Falha ao atualizar módulo: conexão perdida" });
+    const failed = await editModule(module.id, { image_file: png }, { context: failingContext() });
+    expectRefusal(failed, 500, "save_failed", ["Erro", "Falha ao atualizar módulo: conexão perdida"]);
     expect(await bucket.keys()).toEqual([]);
   });
 });
-
-/** The same database, except that raw statements (the update) fail: a lost connection mid-save. */
-function failingExecute(real: Database): Database {
-  return new Proxy(real, {
-    get(target, prop, receiver) {
-      if (prop === "execute") return async () => Promise.reject(new Error("conexão perdida"));
-      return Reflect.get(target, prop, receiver);
-    },
-  });
-}
 
 describe("lesson edit (/courses/lessons/:id/edit)", () => {
   it("loads the lesson with its module; 404 when missing", async () => {
@@ -438,21 +355,8 @@ describe("lesson edit (/courses/lessons/:id/edit)", () => {
   it("saves the lesson with a thumbnail under thumbnails/ and the success toast", async () => {
     const module = await createModule();
     const lesson = await createLesson(module.id);
-    const outcome = await call(() =>
-      lessonEdit.action(
-        args(
-          multipart(
-            `/courses/lessons/${lesson.id}/edit`,
-            admin,
-            lessonForm({ thumbnail_file: { bytes: PNG, name: "thumb.png", type: "image/png" } }),
-          ),
-          ctx(),
-          { lessonId: lesson.id },
-        ),
-      ),
-    );
-    expect(outcome).toMatchObject({ status: 302, location: `/courses/lessons/${lesson.id}` });
-    expect(await toastOf(outcome)).toEqual({ type: "success", title: "Sucesso", description: "Aula atualizada com sucesso" });
+    const outcome = await editLesson(lesson.id, { thumbnail_file: { bytes: PNG, name: "thumb.png", type: "image/png" } });
+    await expectSaved(outcome, `/courses/lessons/${lesson.id}`, "Aula atualizada com sucesso");
     const saved = await lessonRow(lesson.id);
     expect(saved).toMatchObject({
       title: "Aula editada",
@@ -470,11 +374,7 @@ describe("lesson edit (/courses/lessons/:id/edit)", () => {
     const module = await createModule();
     const lesson = await createLesson(module.id);
     const iframe = '<iframe src="https://player.vimeo.com/video/76979871" width="640"></iframe>';
-    const outcome = await call(() =>
-      lessonEdit.action(
-        args(multipart(`/courses/lessons/${lesson.id}/edit`, admin, lessonForm({ video_url: "", iframe })), ctx(), { lessonId: lesson.id }),
-      ),
-    );
+    const outcome = await editLesson(lesson.id, { video_url: "", iframe });
     expect(outcome.status).toBe(302);
     expect(await lessonRow(lesson.id)).toMatchObject({ videoUrl: null, iframe });
   });
@@ -482,57 +382,33 @@ describe("lesson edit (/courses/lessons/:id/edit)", () => {
   it("refuses: no video, a foreign embed code, a long description, a non-image thumbnail — input kept, nothing stored", async () => {
     const module = await createModule();
     const lesson = await createLesson(module.id);
-    const path = `/courses/lessons/${lesson.id}/edit`;
-    type Reply = { result: { error: Record<string, string[]>; initialValue: Record<string, string> } };
-    const noVideo = await call<Reply>(() =>
-      lessonEdit.action(args(multipart(path, admin, lessonForm({ video_url: "" })), ctx(), { lessonId: lesson.id })),
-    );
+    const noVideo = await editLesson(lesson.id, { video_url: "" });
     expect(noVideo.status).toBe(400);
+    expect(noVideo.data.code).toBeNull();
     expect(noVideo.data.result.error).toEqual({ video_url: ["Forneça uma URL de vídeo ou código iframe"] });
     expect(noVideo.data.result.initialValue).toMatchObject({ title: "Aula editada", description: "Sobre a aula" });
 
-    const foreign = await call<Reply>(() =>
-      lessonEdit.action(
-        args(
-          multipart(
-            path,
-            admin,
-            lessonForm({ video_url: "", iframe: '<iframe src="https://evil.example/x"></iframe><script>alert(1)</script>' }),
-          ),
-          ctx(),
-          { lessonId: lesson.id },
-        ),
-      ),
-    );
-    expect(foreign.data.result.error.iframe).toEqual([
+    const foreign = await editLesson(lesson.id, {
+      video_url: "",
+      iframe: '<iframe src="https://evil.example/x"></iframe><script>alert(1)</script>',
+    });
+    expect(foreign.data.result.error?.iframe).toEqual([
       "Código iframe não permitido: use um vídeo do YouTube, Vimeo ou outro provedor suportado.",
     ]);
 
-    const long = await call<Reply>(() =>
-      lessonEdit.action(args(multipart(path, admin, lessonForm({ description: "x".repeat(1001) })), ctx(), { lessonId: lesson.id })),
-    );
+    const long = await editLesson(lesson.id, { description: "x".repeat(1001) });
     expect(long.data.result.error).toEqual({ description: ["Máximo 1000 caracteres"] });
 
-    const fake = await call<Reply>(() =>
-      lessonEdit.action(
-        args(multipart(path, admin, lessonForm({ thumbnail_file: { bytes: FAKE_PNG, name: "thumb.png", type: "image/png" } })), ctx(), {
-          lessonId: lesson.id,
-        }),
-      ),
-    );
-    expect(fake.status).toBe(400);
-    expect(fake.data.result.error).toEqual({ thumbnail_file: ["Por favor selecione um arquivo de imagem"] });
+    const fake = await editLesson(lesson.id, { thumbnail_file: { bytes: FAKE_PNG, name: "thumb.png", type: "image/png" } });
+    expectRefusal(fake, 400, "image_type", IMAGE_TYPE_REFUSAL);
+    expect(fake.data.result.error).toEqual({ "": IMAGE_TYPE_REFUSAL, thumbnail_file: ["Por favor selecione um arquivo de imagem"] });
 
     expect(await bucket.keys()).toEqual([]);
     expect((await lessonRow(lesson.id)).title).toBe("Aula de teste");
   });
 
   it("answers 'Falha ao atualizar aula: …' when the lesson is gone", async () => {
-    const outcome = await call<{ notice: { description: string } }>(() =>
-      lessonEdit.action(args(multipart(`/courses/lessons/${MISSING_ID}/edit`, admin, lessonForm()), ctx(), { lessonId: MISSING_ID })),
-    );
-    expect(outcome.status).toBe(404);
-    expect(outcome.data.notice.description).toBe("Falha ao atualizar aula: Aula não encontrada");
+    expectRefusal(await editLesson(MISSING_ID), 404, "not_found", ["Erro", "Falha ao atualizar aula: Aula não encontrada"]);
   });
 });
 
@@ -545,23 +421,15 @@ describe("courses banner (/courses/banner/edit)", () => {
     // a second, older active banner (legacy data) is switched off by the save
     await db.insert(siteBanners).values({ section: "courses", title: "Antigo", isActive: true, updatedAt: new Date("2020-01-01") });
 
-    const outcome = await call(() =>
-      bannerEdit.action(
-        args(
-          multipart("/courses/banner/edit", admin, {
-            title: "Novo banner",
-            subtitle: "Linha 1 || Linha 2",
-            background_image_url: "",
-            background_image_file: { bytes: PNG, name: "fundo.png", type: "image/png" },
-            background_gradient: "",
-            is_active: "on",
-          }),
-          ctx(),
-        ),
-      ),
-    );
-    expect(outcome).toMatchObject({ status: 302, location: "/courses" });
-    expect(await toastOf(outcome)).toEqual({ type: "success", title: "Sucesso", description: "Banner atualizado com sucesso" });
+    const outcome = await editBanner({
+      title: "Novo banner",
+      subtitle: "Linha 1 || Linha 2",
+      background_image_url: "",
+      background_image_file: { bytes: PNG, name: "fundo.png", type: "image/png" },
+      background_gradient: "",
+      is_active: "on",
+    });
+    await expectSaved(outcome, "/courses", "Banner atualizado com sucesso");
     const active = await db
       .select()
       .from(siteBanners)
@@ -573,31 +441,18 @@ describe("courses banner (/courses/banner/edit)", () => {
   });
 
   it("refuses unsafe gradients and non-images", async () => {
-    const outcome = await call<{ result: { error: Record<string, string[]> } }>(() =>
-      bannerEdit.action(
-        args(
-          multipart("/courses/banner/edit", admin, {
-            title: "X",
-            background_gradient: "linear-gradient(red, blue), url(https://evil.example/t.png)",
-            background_image_file: { bytes: FAKE_PNG, name: "a.png", type: "image/png" },
-          }),
-          ctx(),
-        ),
-      ),
-    );
-    expect(outcome.status).toBe(400);
-    expect(Object.keys(outcome.data.result.error).sort()).toEqual(["background_gradient", "background_image_file"]);
+    const outcome = await editBanner({
+      title: "X",
+      background_gradient: "linear-gradient(red, blue), url(https://evil.example/t.png)",
+      background_image_file: { bytes: FAKE_PNG, name: "a.png", type: "image/png" },
+    });
+    expectRefusal(outcome, 400, "image_type", IMAGE_TYPE_REFUSAL);
+    expect(Object.keys(outcome.data.result.error!).sort()).toEqual(["", "background_gradient", "background_image_file"]);
     expect(await bucket.keys()).toEqual([]);
   });
 });
 
 describe("materials (/courses/lessons/:id/materials) and downloads", () => {
-  async function upload(lessonId: string, file: { bytes: Uint8Array; name: string; type?: string }, jar = admin, context = ctx()) {
-    return call<{ notice: { title: string; description?: string } }>(() =>
-      materialsRoute.action(args(multipart(`/courses/lessons/${lessonId}/materials`, jar, { intent: "upload", file }), context, { lessonId })),
-    );
-  }
-
   it("uploads one file: stored at lesson-materials/{lessonId}/{timestamp}_{safeName}, listed, downloadable as an attachment", async () => {
     const module = await createModule();
     const lesson = await createLesson(module.id);
@@ -648,8 +503,7 @@ describe("materials (/courses/lessons/:id/materials) and downloads", () => {
     const module = await createModule();
     const lesson = await createLesson(module.id);
     const outcome = await upload(lesson.id, { bytes: new Uint8Array(MATERIAL_LIMIT + 1), name: "grande.zip" });
-    expect(outcome.status).toBe(413);
-    expect(outcome.data.notice).toEqual({ tone: "error", title: "Erro no upload", description: "Arquivo muito grande (máximo 50MB)" });
+    expectRefusal(outcome, 413, "file_too_large", MATERIAL_SIZE_REFUSAL);
     expect(await bucket.keys()).toEqual([]);
     expect((await lessonRow(lesson.id)).downloadableMaterials).toEqual([]);
 
@@ -659,8 +513,8 @@ describe("materials (/courses/lessons/:id/materials) and downloads", () => {
       { intent: "upload", file: { bytes: PDF, name: "a.pdf" } },
       { "Content-Length": String(60 * 1024 * 1024) },
     );
-    const refused = await call(() => materialsRoute.action(args(declared, ctx(), { lessonId: lesson.id })));
-    expect(refused.status).toBe(413);
+    const refused = await materialsAction(lesson.id, declared);
+    expectRefusal(refused, 413, "file_too_large", MATERIAL_SIZE_REFUSAL);
     expect(declared.bodyUsed).toBe(false);
     expect(await bucket.keys()).toEqual([]);
   }, 60_000);
@@ -668,23 +522,16 @@ describe("materials (/courses/lessons/:id/materials) and downloads", () => {
   it("removes the stored file when saving the list fails, and says so", async () => {
     const module = await createModule();
     const lesson = await createLesson(module.id);
-    const outcome = await upload(lesson.id, { bytes: PDF, name: "a.pdf" }, admin, contextFor(failingExecute(db), { MEDIA: bucket.bucket }));
-    expect(outcome.status).toBe(500);
-    expect(outcome.data.notice).toEqual({
-      tone: "error",
-      title: "Erro no upload",
-      description: "Falha ao salvar informações do arquivo: conexão perdida",
-    });
+    const outcome = await upload(lesson.id, { bytes: PDF, name: "a.pdf" }, { context: failingContext() });
+    expectRefusal(outcome, 500, "save_failed", ["Erro no upload", "Falha ao salvar informações do arquivo: conexão perdida"]);
     expect(await bucket.keys()).toEqual([]);
   });
 
   it("needs a file and an existing lesson", async () => {
     const module = await createModule();
     const lesson = await createLesson(module.id);
-    const empty = await upload(lesson.id, NO_FILE as { bytes: Uint8Array; name: string });
-    expect(empty.status).toBe(400);
-    const missing = await upload(MISSING_ID, { bytes: PDF, name: "a.pdf" });
-    expect(missing.status).toBe(404);
+    expectRefusal(await upload(lesson.id, NO_FILE), 400, "no_file", ["Erro no upload", "Selecione um arquivo para enviar"]);
+    expectRefusal(await upload(MISSING_ID, { bytes: PDF, name: "a.pdf" }), 404, "not_found", ["Erro no upload", "Aula não encontrada"]);
     expect(await bucket.keys()).toEqual([]);
   });
 
@@ -697,15 +544,7 @@ describe("materials (/courses/lessons/:id/materials) and downloads", () => {
     const path = `/courses/lessons/${lesson.id}/materials`;
     const file = first.url.split("/").pop()!;
 
-    const ask = await call(() =>
-      materialsRoute.action(
-        args(
-          request(path, { jar: admin, form: { intent: "remove", url: first.url, file, redirectTo: `/courses/lessons/${lesson.id}` } }),
-          ctx(),
-          { lessonId: lesson.id },
-        ),
-      ),
-    );
+    const ask = await removeMaterial(lesson.id, { intent: "remove", url: first.url, file, redirectTo: `/courses/lessons/${lesson.id}` });
     expect(ask).toMatchObject({ status: 302, location: `${path}?remover=${encodeURIComponent(file)}#painel-admin` });
     const page = await call<{ confirm: DownloadableMaterial | null }>(() =>
       materialsRoute.loader(args(request(`${path}?remover=${file}`, { jar: admin }), ctx(), { lessonId: lesson.id })),
@@ -713,18 +552,12 @@ describe("materials (/courses/lessons/:id/materials) and downloads", () => {
     expect(page.data.confirm).toEqual(first);
     expect(await bucket.keys()).toHaveLength(2);
 
-    const removed = await call(() =>
-      materialsRoute.action(
-        args(
-          request(path, {
-            jar: admin,
-            form: { intent: "remove", url: first.url, confirmed: "yes", redirectTo: `/courses/lessons/${lesson.id}` },
-          }),
-          ctx(),
-          { lessonId: lesson.id },
-        ),
-      ),
-    );
+    const removed = await removeMaterial(lesson.id, {
+      intent: "remove",
+      url: first.url,
+      confirmed: "yes",
+      redirectTo: `/courses/lessons/${lesson.id}`,
+    });
     expect(removed).toMatchObject({ status: 302, location: `/courses/lessons/${lesson.id}` });
     expect(await toastOf(removed)).toEqual({ type: "success", title: "Arquivo removido" });
     expect((await lessonRow(lesson.id)).downloadableMaterials).toEqual([second]);
@@ -749,22 +582,20 @@ describe("materials (/courses/lessons/:id/materials) and downloads", () => {
       uploadedAt: new Date().toISOString(),
     };
     const lesson = await createLesson(module.id, { downloadableMaterials: [external] });
-    const path = `/courses/lessons/${lesson.id}/materials`;
-    const invalid = await call(() =>
-      materialsRoute.action(
-        args(request(path, { jar: admin, form: { intent: "remove", url: external.url, confirmed: "yes" } }), ctx(), { lessonId: lesson.id }),
-      ),
-    );
+    const confirmed = { intent: "remove", url: external.url, confirmed: "yes" };
+    const invalid = await removeMaterial(lesson.id, confirmed);
     expect(await toastOf(invalid)).toEqual({ type: "error", title: "Erro ao remover arquivo", description: "URL inválida" });
     expect((await lessonRow(lesson.id)).downloadableMaterials).toEqual([external]);
 
-    const forbidden = await call(() =>
-      materialsRoute.action(
-        args(request(path, { jar: learner, form: { intent: "remove", url: external.url, confirmed: "yes" } }), ctx(), { lessonId: lesson.id }),
-      ),
-    );
+    const forbidden = await removeMaterial(lesson.id, confirmed, learner);
     expect(forbidden.status).toBe(403);
     expect((await lessonRow(lesson.id)).downloadableMaterials).toEqual([external]);
+  });
+
+  it("answers an unknown intent with 400 'Ação desconhecida', through conform", async () => {
+    const module = await createModule();
+    const lesson = await createLesson(module.id);
+    expectRefusal(await removeMaterial(lesson.id, { intent: "rename", url: "x" }), 400, "unknown_intent", ["Erro", "Ação desconhecida"]);
   });
 
   it("loads the materials page for admins; 404 for a missing lesson", async () => {

@@ -139,6 +139,13 @@ async function toastOf(outcome: Outcome) {
   return (await takeToast(request("/", { jar }))).toast;
 }
 
+/** The lesson action's answer to a refused comment: its code and the conform reply (what was sent, the errors). */
+const commentRefusal = (code: string, sent: Record<string, string | undefined>, error: Record<string, string[]>) => ({
+  intent: "comment",
+  code,
+  result: { status: "error", initialValue: sent, error, fields: expect.arrayContaining(["intent"]) },
+});
+
 const expectNotFound = (outcome: Outcome, kind: "module" | "lesson") => {
   expect(outcome.status).toBe(404);
   expect(isCourseNotFound(outcome.data)).toBe(true);
@@ -210,6 +217,11 @@ describe("guards of every course loader and action", () => {
   it("refuse an unknown intent with 400", async () => {
     const outcome = await act(world, lessonId, { intent: "delete-everything" }, world.learner);
     expect(outcome.status).toBe(400);
+    expect(outcome.data).toMatchObject({
+      intent: "unknown",
+      code: "unknown_intent",
+      result: { status: "error", error: { "": ["Ação inválida."] } },
+    });
   });
 });
 
@@ -477,7 +489,16 @@ describe("lesson completion and statistics", () => {
       ),
     ).finally(() => (console.error = original));
     expect(outcome.status).toBe(500);
-    expect(outcome.data).toEqual({ intent: "complete", error: "Erro: Não foi possível marcar a aula como concluída." });
+    expect(outcome.data).toEqual({
+      intent: "complete",
+      code: "completion_failed",
+      result: {
+        status: "error",
+        initialValue: { intent: "complete" },
+        error: { "": ["Erro: Não foi possível marcar a aula como concluída."] },
+        fields: ["intent"],
+      },
+    });
     expect(errors).toHaveLength(1);
     expect(await statisticsOf(world.db, learner.id)).toEqual({ lessonsWatched: 0, modulesCompleted: 0, courseCompletion: 0 });
   });
@@ -546,13 +567,24 @@ describe("comments", () => {
     for (const content of ["", "   \n\t  "]) {
       const outcome = await act(world, lessonId, { intent: "comment", content }, world.learner);
       expect(outcome.status).toBe(400);
-      expect(outcome.data).toMatchObject({ intent: "comment", parentId: null, error: "O comentário não pode ficar vazio." });
+      // The new-comment form's reply (no parentId): what was typed, the message as the content's error.
+      expect(outcome.data).toEqual(
+        commentRefusal(
+          "invalid_content",
+          { intent: "comment", content: content || undefined },
+          { content: ["O comentário não pode ficar vazio."] },
+        ),
+      );
     }
     const missing = await act(world, lessonId, { intent: "comment" }, world.learner);
     expect(missing.status).toBe(400);
+    expect(missing.data).toEqual(commentRefusal("invalid_content", { intent: "comment" }, { content: ["O comentário não pode ficar vazio."] }));
     const long = await act(world, lessonId, { intent: "comment", content: "a".repeat(5001) }, world.learner);
     expect(long.status).toBe(400);
-    expect(long.data).toMatchObject({ error: "O comentário pode ter no máximo 5000 caracteres." });
+    expect(long.data).toMatchObject({
+      code: "invalid_content",
+      result: { error: { content: ["O comentário pode ter no máximo 5000 caracteres."] } },
+    });
     expect(await stored()).toHaveLength(before);
     const exactly = await act(world, lessonId, { intent: "comment", content: ` ${"b".repeat(5000)} ` }, world.learner);
     expect(exactly.status).toBe(302);
@@ -573,7 +605,13 @@ describe("comments", () => {
 
     const byLearner = await act(world, lessonId, { intent: "comment", content: "Eu respondo", parentId: top!.id }, world.learner);
     expect(byLearner.status).toBe(403);
-    expect(byLearner.data).toMatchObject({ error: "Apenas administradores podem responder comentários.", parentId: top!.id });
+    expect(byLearner.data).toEqual(
+      commentRefusal(
+        "admin_only",
+        { intent: "comment", content: "Eu respondo", parentId: top!.id },
+        { "": ["Apenas administradores podem responder comentários."] },
+      ),
+    );
 
     const reply = await act(world, lessonId, { intent: "comment", content: "  Ótima pergunta!  ", parentId: top!.id }, world.admin);
     expect(reply.status).toBe(302);
@@ -583,7 +621,13 @@ describe("comments", () => {
 
     const toReply = await act(world, lessonId, { intent: "comment", content: "Resposta da resposta", parentId: replyRow!.id }, world.admin);
     expect(toReply.status).toBe(400);
-    expect(toReply.data).toMatchObject({ error: "Só é possível responder a comentários principais desta aula." });
+    expect(toReply.data).toEqual(
+      commentRefusal(
+        "invalid_parent",
+        { intent: "comment", content: "Resposta da resposta", parentId: replyRow!.id },
+        { "": ["Só é possível responder a comentários principais desta aula."] },
+      ),
+    );
 
     const [elsewhere] = await world.db.select().from(lessonComments).where(eq(lessonComments.lessonId, otherLessonId));
     const crossLesson = await act(world, lessonId, { intent: "comment", content: "Outra aula", parentId: elsewhere!.id }, world.admin);

@@ -1,6 +1,22 @@
 // Starts tests/fake-upstream/server.mjs (the local stand-in for outside services) on its own port for
 // one test file, and waits until it answers.
 import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+
+/**
+ * A port nobody listens on now, from the OS: test files, parallel vitest runs and Stryker workers each get
+ * their own fake upstream without agreeing on numbers.
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
 export async function startFakeUpstream(port: number, flags: string[] = []) {
   const child = spawn("node", ["tests/fake-upstream/server.mjs", "--port", String(port), ...flags], { stdio: "ignore" });

@@ -2,11 +2,15 @@
 // helpers to call loaders/actions the way Remix does — one load context per request.
 import { PGlite } from "@electric-sql/pglite";
 import type { AppLoadContext } from "@remix-run/cloudflare";
+import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
+import { createSession } from "~/server/auth.server";
 import type { Database } from "~/server/db.server";
 import type { Env } from "~/server/env";
 import * as schema from "~/server/schema";
+import { takeToast } from "~/server/toast.server";
+import { DEV_ACCOUNTS, seedDevelopment } from "../../scripts/lib/seed";
 
 export async function createTestDb() {
   const client = new PGlite();
@@ -103,6 +107,29 @@ const safeJson = (text: string) => {
 
 export const args = (req: Request, context: AppLoadContext, params: Record<string, string> = {}) => ({ request: req, context, params });
 
+/** A field of a multipart form: text, or a file (its bytes, name and declared type). */
+export type Part = string | { bytes: Uint8Array; name: string; type?: string };
+
+/** What an empty <input type="file"> sends. */
+export const NO_FILE: Part = { bytes: new Uint8Array(), name: "", type: "application/octet-stream" };
+
+/** A multipart POST as a browser sends a form with file inputs, from `jar`'s session. */
+export function multipart(path: string, jar: CookieJar, fields: Record<string, Part>, headers: Record<string, string> = {}) {
+  const body = new FormData();
+  for (const [name, value] of Object.entries(fields)) {
+    if (typeof value === "string") body.append(name, value);
+    else body.append(name, new File([value.bytes as BlobPart], value.name, { type: value.type ?? "" }));
+  }
+  return new Request(`http://nika.test${path}`, { method: "POST", body, headers: { Cookie: jar.header(), ...headers } });
+}
+
+/** The flash toast an answer sets (what the next page shows), or null. */
+export async function toastOf(outcome: Outcome) {
+  const jar = new CookieJar();
+  jar.absorb(outcome.headers);
+  return (await takeToast(request("/", { jar }))).toast;
+}
+
 /**
  * A real R2 bucket for tests (Miniflare's implementation, the one `wrangler dev` uses), to pass as
  * `contextFor(db, { MEDIA: media.bucket })`. `keys()` lists what is stored; `dispose()` at the end.
@@ -124,3 +151,26 @@ export async function createTestBucket() {
     dispose: () => mf.dispose(),
   };
 }
+
+/**
+ * The world of the admin tests: a database with the development accounts (credits: `allowance`), a
+ * real bucket, a load context factory over both, and the cookie jars of the signed-in admin and
+ * learner and of an anonymous visitor. `bucket.dispose()` at the end.
+ */
+export async function createAdminWorld(allowance = 50) {
+  const { db } = await createTestDb();
+  await seedDevelopment(db, { allowance });
+  const bucket = await createTestBucket();
+  const ctx = (env: Record<string, unknown> = {}) => contextFor(db, { MEDIA: bucket.bucket, ...env });
+  const signInAs = async (email: string, jar: CookieJar) => {
+    const [user] = await db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, email));
+    jar.absorb(new Headers({ "Set-Cookie": await createSession(ctx(), user!.id, request("/")) }));
+    return user!.id;
+  };
+  const [admin, learner, anonymous] = [new CookieJar(), new CookieJar(), new CookieJar()];
+  const adminId = await signInAs(DEV_ACCOUNTS.admin.email, admin);
+  const learnerId = await signInAs(DEV_ACCOUNTS.learner.email, learner);
+  return { db, bucket, ctx, admin, learner, anonymous, adminId, learnerId };
+}
+export type AdminWorld = Awaited<ReturnType<typeof createAdminWorld>>;
+export type TestBucket = Awaited<ReturnType<typeof createTestBucket>>;

@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "~/server/db.server";
 import { sendMail } from "~/server/mail.server";
 import { mailOutbox } from "~/server/schema";
-import { startFakeUpstream } from "./fake-upstream";
+import { freePort, startFakeUpstream } from "./fake-upstream";
 import { createTestDb } from "./harness";
 
 // The mail module against the same fake upstream the e2e run uses (Resend's HTTP protocol).
-// Its own port per mutation-testing worker too (two Stryker workers may run this file at once).
-const PORT = 4031 + 1000 * (Number(process.env.STRYKER_MUTATOR_WORKER ?? 0) % 20);
+// A free port of its own (parallel runs and Stryker workers may run this file at once).
+const PORT = await freePort();
 const API = `http://127.0.0.1:${PORT}`;
 let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
 let db: Database;

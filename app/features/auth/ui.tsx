@@ -1,6 +1,6 @@
-// Building blocks of the auth pages: the card, the text-link style and a delayed redirect. Fields,
-// notices and buttons are the app's (~/components).
-import { useNavigate } from "@remix-run/react";
+// Building blocks of the auth pages: the card, the text-link style, the way back to sign-in and a
+// delayed redirect. Fields, notices and buttons are the app's (~/components).
+import { Link, useNavigate } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 import { NikaLogo } from "~/components/icons";
 
@@ -22,6 +22,17 @@ export function AuthCard({ title, subtitle, children }: { title: string; subtitl
 
 export const linkClass =
   "font-medium text-indigo-700 underline-offset-2 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 rounded dark:text-indigo-300";
+
+/** The centred "Voltar para o login" link at the foot of an auth card. */
+export function BackToSignIn() {
+  return (
+    <p className="mt-6 text-center text-sm">
+      <Link className={linkClass} to="/signin">
+        Voltar para o login
+      </Link>
+    </p>
+  );
+}
 
 /**
  * Goes to `to` after `seconds` (spec: 2 s after a confirmation or a reset). With JavaScript a timer

@@ -5,7 +5,9 @@
 //  GET  without ?c  → a new conversation (conversations_started + 1), redirect to ?c=<id>
 //  GET  ?c=<id>     → the conversation; with JS the island streams Nika's greeting, without JS a
 //                     <noscript> refresh comes back with &greet=1 and the server waits for it
-//  POST intent=send → (no JS) the whole reply is awaited, stored, then redirect back to the conversation
+//  POST intent=send → (no JS) the whole reply is awaited, stored, then redirect back to the conversation;
+//                     a refusal answers the conform reply (text kept, [title, message]) and a code
+import type { SubmissionResult } from "@conform-to/react";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { data, redirect } from "@remix-run/cloudflare";
 import { and, asc, eq } from "drizzle-orm";
@@ -23,6 +25,7 @@ import {
   sendMessage,
   startConversation,
   statusOf,
+  type ChatErrorCode,
   type GreetResult,
   type SendResult,
 } from "./chat.server";
@@ -110,7 +113,7 @@ export async function loadChatPage(args: Args, target: ChatTarget): Promise<Chat
     if (result.status === "ok" || result.status === "already_started") {
       throw redirect(conversationPath(target, conversation.id), { headers: NO_STORE });
     }
-    greetingError = formError(result);
+    greetingError = chatRefusal(result);
   }
 
   const providers = getAiProviders(context.cloudflare.env);
@@ -152,15 +155,32 @@ export function toClientMessage(row: {
   };
 }
 
-export function formError(result: Exclude<SendResult | GreetResult, { status: "ok" } | { status: "already_started" }>): ChatFormError {
+/** Why a no-JS send (or the greeting the page waited for) was refused; the page branches on it, never on the message. */
+export type ChatRefusal = ChatErrorCode | "credits_exhausted" | "provider_unavailable" | "nika_unavailable" | "not_understood";
+
+/**
+ * The chat page action's answer when it does not redirect: the conform reply — the learner's text kept
+ * for the box, the refusal as form errors `[title, message]` — and the refusal's code.
+ */
+export type ChatActionData = { result: SubmissionResult<string[]>; code: ChatRefusal };
+
+/** The title of a refusal that has none of its own. */
+const REFUSED_TITLE = "Não foi possível enviar";
+
+/** A refused send or greeting as the page shows it: its code, a title and the message (statuses: statusOf). */
+export function chatRefusal(result: Exclude<SendResult | GreetResult, { status: "ok" } | { status: "already_started" }>): ChatFormError & {
+  code: ChatRefusal;
+  title: string;
+} {
   switch (result.status) {
     case "credits_exhausted":
-      return { code: result.code, message: "Seus créditos acabaram." };
+      return { code: "credits_exhausted", title: "Créditos Esgotados", message: "Seus créditos acabaram." };
     case "provider_error":
-      return { code: result.code, title: result.title, message: result.message };
+      return { code: "provider_unavailable", title: result.title, message: result.message };
     case "not_understood":
+      return { code: "not_understood", title: REFUSED_TITLE, message: result.message };
     case "unavailable":
-      return { code: result.code, message: result.message };
+      return { code: "nika_unavailable", title: REFUSED_TITLE, message: result.message };
   }
 }
 
@@ -182,24 +202,21 @@ export async function chatPageAction(args: Args, target: ChatTarget) {
   const { request, context } = args;
   const user = await guard(args, target);
   const submission = await parseForm(request, chatFormSchema);
-  if (submission.status !== "success") {
-    return data({ error: { code: "invalid_text", message: BODY_MESSAGES.invalid }, text: "" }, { status: 400 });
-  }
+  // The text stays in the box (the reply carries it back); the page shows why it was not sent.
+  const refuse = (status: number, { code, title, message }: { code: ChatRefusal; title: string; message: string }) =>
+    data({ result: submission.reply({ formErrors: [title, message] }), code } satisfies ChatActionData, { status });
+  if (submission.status !== "success") return refuse(400, { code: "invalid_text", title: REFUSED_TITLE, message: BODY_MESSAGES.invalid });
   const input = submission.value;
   if (input.intent === "new") return startAndRedirect(args, target, user);
 
-  const text = input.text;
   const conversationId = new URL(request.url).searchParams.get("c") ?? input.conversationId ?? "";
   let result: SendResult;
   try {
-    result = await sendMessage(context, user, conversationId, { text });
+    result = await sendMessage(context, user, conversationId, { text: input.text });
   } catch (error) {
-    if (error instanceof ChatError) {
-      return data({ error: { code: error.code, message: error.message }, text }, { status: error.status });
-    }
+    if (error instanceof ChatError) return refuse(error.status, { code: error.code, title: REFUSED_TITLE, message: error.message });
     throw error;
   }
   if (result.status === "ok") throw redirect(conversationPath(target, conversationId, `#m-${result.reply.id}`));
-  // The text stays in the box (nothing is lost); the page shows why it was not sent.
-  return data({ error: formError(result), text }, { status: statusOf(result) });
+  return refuse(statusOf(result), chatRefusal(result));
 }

@@ -2,11 +2,12 @@
 // Used with fetch() by the chat island: answers are text/event-stream, failures too, so the client
 // reads one format. Not signed in → 401 "Erro de Autenticação"; blocked → 403.
 import type { AppLoadContext } from "@remix-run/cloudflare";
+import { z } from "zod";
 import { isUuid } from "~/lib/ids";
 import { checkAccess, type SessionUser } from "~/server/auth.server";
-import { readFormData } from "~/server/request.server";
+import { BODY_MESSAGES, parseForm } from "~/server/request.server";
 import { MAX_AUDIO_BYTES } from "./audio/validate";
-import { ChatError, formatEvent, type VoiceInput } from "./chat.server";
+import { ChatError, formatEvent, MESSAGE_MAX_CHARS, type VoiceInput } from "./chat.server";
 
 export const AUTH_ERROR_TITLE = "Erro de Autenticação";
 
@@ -40,21 +41,34 @@ export async function streamRequest(
 /** Multipart overhead allowed on top of the 50 MB audio limit. */
 const FORM_OVERHEAD_BYTES = 64 * 1024;
 
-/** The learner's message from the form: `text`, or an `audio` file (voice). Read through the body helper. */
+/** sendMessage's message for a text that is too long (its own limit, after trimming, is MESSAGE_MAX_CHARS). */
+const TOO_LONG = `Mensagem muito longa (máximo ${MESSAGE_MAX_CHARS} caracteres).`;
+
+/** The learner's message: `text`, or an `audio` file (voice). Empty fields (and an empty file) count as absent. */
+const messageFormSchema = z.object({
+  text: z
+    .string({ error: BODY_MESSAGES.invalid })
+    .max(MESSAGE_MAX_CHARS * 4, TOO_LONG)
+    .optional(),
+  audio: z.instanceof(File, { error: BODY_MESSAGES.invalid }).optional(),
+});
+
+/** The learner's message from the form, read and checked through the body helper and the schema above. */
 export async function readMessageForm(request: Request): Promise<{ text: string | null; audio: VoiceInput | null }> {
-  let form: FormData;
+  let submission;
   try {
-    form = await readFormData(request, { maxBytes: MAX_AUDIO_BYTES + FORM_OVERHEAD_BYTES });
+    submission = await parseForm(request, messageFormSchema, { maxBytes: MAX_AUDIO_BYTES + FORM_OVERHEAD_BYTES });
   } catch (thrown) {
     if (!(thrown instanceof Response)) throw thrown;
     if (thrown.status === 413) throw new ChatError("invalid_audio", 413, "Áudio muito grande (máximo 50MB)");
     const { error } = (await thrown.json()) as { error: string };
     throw new ChatError("invalid_text", thrown.status === 415 ? 415 : 400, error);
   }
-  const audio = form.get("audio");
-  if (audio && typeof audio !== "string") {
-    return { text: null, audio: { bytes: new Uint8Array(await audio.arrayBuffer()), mimeType: audio.type } };
+  if (submission.status !== "success") {
+    const [field, messages] = Object.entries(submission.error ?? {}).find(([, errors]) => errors?.length) ?? [];
+    throw new ChatError(field === "audio" ? "invalid_audio" : "invalid_text", 400, messages?.[0] ?? BODY_MESSAGES.invalid);
   }
-  const text = form.get("text");
-  return { text: typeof text === "string" ? text : null, audio: null };
+  const { text, audio } = submission.value;
+  if (audio) return { text: null, audio: { bytes: new Uint8Array(await audio.arrayBuffer()), mimeType: audio.type } };
+  return { text: text ?? null, audio: null };
 }

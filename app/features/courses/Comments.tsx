@@ -1,13 +1,17 @@
 // Comments of a lesson (spec §4, §6, §8): "Comentários (N)", the comment form, top-level comments with
-// one level of replies, labels Admin / Você / name / Usuário, relative times in pt-BR. Plain
-// <Form method="post"> everywhere, so posting works without JavaScript (PRG back to the comment);
+// one level of replies, labels Admin / Você / name / Usuário, relative times in pt-BR. The forms are
+// conform forms over the comment schema (ConformForm, a POST), so posting works without JavaScript (PRG
+// back to the comment) and a refusal comes back as the action's conform reply, typed text included;
 // with JS the submit is disabled while blank or pending, and the form clears (reply form closes) after success.
-import { Form, useNavigation, useSearchParams } from "@remix-run/react";
+import { getTextareaProps } from "@conform-to/react";
+import { useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { buttonVariants } from "~/components/button";
+import { ConformForm, useSchemaForm } from "~/components/forms";
 import { ChatIcon, ReplyIcon } from "~/components/icons";
 import { toast } from "~/components/Toaster";
-import type { CommentActionData, CommentThread, CommentView } from "./comments.server";
+import { commentFormSchema, type CommentActionData } from "./comment-form";
+import type { CommentThread, CommentView } from "./comments.server";
 import { COMMENT_MAX_LENGTH, relativeTimePtBr } from "./format";
 import { cardClass } from "./ui";
 
@@ -28,7 +32,8 @@ export function Comments({ threads, count, now, isAdmin, failure }: Props) {
   const [replyTo, setReplyTo] = useState<string | null>(isAdmin ? replyParam : null);
   useEffect(() => setReplyTo(isAdmin ? replyParam : null), [replyParam, isAdmin]);
   // A failed reply keeps its form open (also after the page re-renders without JS).
-  const openReply = failure?.parentId ?? replyTo;
+  const failedForm = failure ? failedFormOf(failure) : undefined;
+  const openReply = failedForm ?? replyTo;
 
   useEffect(() => {
     if (failure) toast({ type: "error", ...COMMENT_FAILURE });
@@ -46,7 +51,7 @@ export function Comments({ threads, count, now, isAdmin, failure }: Props) {
         label="Escreva um comentário"
         placeholder="Compartilhe uma dúvida ou o que você aprendeu nesta aula…"
         submitLabel="Comentar"
-        failure={failure && failure.parentId === null ? failure : null}
+        failure={failedForm === null ? failure : null}
       />
 
       {threads.length === 0 ? (
@@ -66,7 +71,7 @@ export function Comments({ threads, count, now, isAdmin, failure }: Props) {
                       label="Escreva uma resposta"
                       placeholder="Responda a este comentário…"
                       submitLabel="Responder"
-                      failure={failure && failure.parentId === thread.id ? failure : null}
+                      failure={failedForm === thread.id ? failure : null}
                       onCancel={() => setReplyTo(null)}
                       onDone={() => setReplyTo(null)}
                       autoFocus
@@ -91,6 +96,12 @@ export function Comments({ threads, count, now, isAdmin, failure }: Props) {
       )}
     </section>
   );
+}
+
+/** Which form a refused comment came from: the parent's id for a reply form, null for the new-comment form. */
+function failedFormOf(failure: CommentActionData): string | null {
+  const parentId = failure.result.initialValue?.parentId;
+  return typeof parentId === "string" && parentId !== "" ? parentId : null;
 }
 
 function CommentArticle({ comment, now, reply, children }: { comment: CommentView; now: number; reply?: boolean; children?: React.ReactNode }) {
@@ -191,17 +202,18 @@ function CommentForm({
   onDone?: () => void;
   autoFocus?: boolean;
 }) {
-  const [value, setValue] = useState(failure?.content ?? "");
+  const id = parentId ? `resposta-${parentId}` : "novo-comentario";
+  const errorId = `${id}-erro`;
+  // The same rules as the server's (commentSchema); the server's reply fills the form without JavaScript.
+  const [form, fields] = useSchemaForm(commentFormSchema, failure?.result, { id: `${id}-formulario` });
+  const resetForm = form.reset;
+  const error = fields.content.errors?.[0] ?? form.errors?.[0];
+  const blank = (fields.content.value ?? "").trim() === "";
   const [hydrated, setHydrated] = useState(false);
   const pending = useCommentPending(parentId);
   const wasPending = useRef(false);
-  const id = parentId ? `resposta-${parentId}` : "novo-comentario";
-  const errorId = `${id}-erro`;
 
   useEffect(() => setHydrated(true), []);
-  useEffect(() => {
-    if (failure) setValue(failure.content);
-  }, [failure]);
   // Success = the submission finished without an error for this form (the action redirected).
   useEffect(() => {
     if (pending) {
@@ -211,36 +223,35 @@ function CommentForm({
     if (!wasPending.current) return;
     wasPending.current = false;
     if (!failure) {
-      setValue("");
+      resetForm();
       onDone?.();
     }
-  }, [pending, failure, onDone]);
+  }, [pending, failure, onDone, resetForm]);
 
+  const { key, ...textareaProps } = getTextareaProps(fields.content);
   return (
-    <Form method="post" preventScrollReset className={parentId ? "mt-1" : "mt-4"}>
+    <ConformForm form={form} preventScrollReset className={parentId ? "mt-1" : "mt-4"}>
       <input type="hidden" name="intent" value="comment" />
       {parentId ? <input type="hidden" name="parentId" value={parentId} /> : null}
       <label htmlFor={id} className="sr-only">
         {label}
       </label>
       <textarea
+        key={key}
+        {...textareaProps}
         id={id}
-        name="content"
-        value={value}
-        onChange={(event) => setValue(event.target.value)}
         placeholder={placeholder}
         rows={parentId ? 2 : 3}
         maxLength={COMMENT_MAX_LENGTH}
-        required
         // eslint-disable-next-line jsx-a11y/no-autofocus -- only after the learner pressed "Responder": focus goes to the field they opened
         autoFocus={autoFocus && hydrated}
-        aria-invalid={failure ? true : undefined}
-        aria-describedby={failure ? errorId : undefined}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
         className="block w-full resize-y rounded-xl border border-slate-300 bg-white px-3 py-2.5 text-base text-slate-900 placeholder:text-slate-500 focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/40 focus:outline-none aria-[invalid=true]:border-red-600 dark:border-night-700 dark:bg-night-950 dark:text-white dark:placeholder:text-slate-400"
       />
-      {failure ? (
+      {error ? (
         <p id={errorId} role="alert" className="mt-1 text-sm text-red-700 dark:text-red-300">
-          {COMMENT_FAILURE.description} {failure.error}
+          {COMMENT_FAILURE.description} {error}
         </p>
       ) : null}
       <div className="mt-2 flex justify-end gap-2">
@@ -264,15 +275,10 @@ function CommentForm({
             Cancelar
           </a>
         ) : null}
-        <button
-          type="submit"
-          disabled={hydrated && (pending || value.trim() === "")}
-          aria-busy={pending || undefined}
-          className={buttonVariants()}
-        >
+        <button type="submit" disabled={hydrated && (pending || blank)} aria-busy={pending || undefined} className={buttonVariants()}>
           {submitLabel}
         </button>
       </div>
-    </Form>
+    </ConformForm>
   );
 }

@@ -5,7 +5,7 @@ import { useEffect } from "react";
 import { buttonVariants } from "~/components/button";
 import { ArrowLeftIcon, BookIcon, CheckIcon, ChevronRightIcon, ClockIcon, SparkleIcon } from "~/components/icons";
 import { toast } from "~/components/Toaster";
-import type { LessonPage } from "./catalog.server";
+import type { CompleteActionData, LessonPage } from "./catalog.server";
 import { minutesLabel } from "./format";
 import { cardClass, CompletedBadge, EditLink } from "./ui";
 
@@ -39,14 +39,19 @@ export function LessonHeader({ page, isAdmin }: { page: LessonPage; isAdmin: boo
   );
 }
 
-/** "Marcar como Concluída": a POST form; afterwards disabled, showing "Concluída" (no way back). */
-export function CompleteLessonForm({ completed, error }: { completed: boolean; error: string | null }) {
+/**
+ * "Marcar como Concluída": a POST form; afterwards disabled, showing "Concluída" (no way back). A failure
+ * is the action's reply: its form error shown under the button (also without JavaScript) and a toast.
+ */
+export function CompleteLessonForm({ completed, failure }: { completed: boolean; failure: CompleteActionData | null }) {
   const navigation = useNavigation();
   const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === "complete";
   const done = completed || pending;
+  const [error] = failure?.result.error?.[""] ?? [];
   useEffect(() => {
-    if (error) toast({ type: "error", title: "Erro", description: "Não foi possível marcar a aula como concluída." });
-  }, [error]);
+    if (failure?.code !== "completion_failed") return;
+    toast({ type: "error", title: "Erro", description: "Não foi possível marcar a aula como concluída." });
+  }, [failure]);
   return (
     <Form method="post" preventScrollReset className="contents">
       <input type="hidden" name="intent" value="complete" />
@@ -68,10 +73,10 @@ export function CompleteLessonForm({ completed, error }: { completed: boolean; e
   );
 }
 
-export function LessonActions({ page, completionError }: { page: LessonPage; completionError: string | null }) {
+export function LessonActions({ page, completionFailure }: { page: LessonPage; completionFailure: CompleteActionData | null }) {
   return (
     <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:items-center">
-      <CompleteLessonForm completed={page.completed} error={completionError} />
+      <CompleteLessonForm completed={page.completed} failure={completionFailure} />
       {page.nextLessonId ? (
         <Link to={`/courses/lessons/${page.nextLessonId}`} prefetch="intent" className={buttonVariants({ className: "w-full sm:w-auto" })}>
           Próxima Aula

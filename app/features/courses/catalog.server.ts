@@ -1,6 +1,7 @@
 // Course reads for learners (catalogue, module page, lesson page) and lesson completion with the
 // user statistics of spec §4. Every page reads with a fixed number of queries, however many modules
 // and lessons exist: aggregates are computed by Postgres (joins + group by), never per row in JS.
+import type { Submission, SubmissionResult } from "@conform-to/react";
 import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { isUuid } from "~/lib/ids";
@@ -310,19 +311,24 @@ export async function completeLesson(db: DbOrTx, viewer: Viewer, lessonId: strin
 
 export const COMPLETION_ERROR = "Erro: Não foi possível marcar a aula como concluída.";
 
-export type CompleteActionData = { intent: "complete"; error: string };
+/** A conform submission of the lesson page's action: its reply is what the page's forms show. */
+export type FormSubmission = Pick<Submission<unknown>, "reply">;
+
+/** The lesson action's answer when the completion failed: the conform reply (the message as form error) and its code. */
+export type CompleteActionData = { intent: "complete"; result: SubmissionResult<string[]>; code: "completion_failed" };
 
 /**
  * Action body of intent=complete: PRG with a flash toast on success (also without JavaScript), 404
  * for a missing or unavailable lesson, the spec's failure message when the database fails.
  */
-export async function handleCompleteAction(context: AppLoadContext, viewer: Viewer, lessonId: string | undefined) {
+export async function handleCompleteAction(context: AppLoadContext, viewer: Viewer, lessonId: string | undefined, submission: FormSubmission) {
   let result: CompletionResult;
   try {
     result = await completeLesson(context.db, viewer, lessonId);
   } catch (error) {
     console.error("completeLesson failed", error);
-    return data({ intent: "complete", error: COMPLETION_ERROR } satisfies CompleteActionData, { status: 500 });
+    const reply = submission.reply({ formErrors: [COMPLETION_ERROR] });
+    return data({ intent: "complete", result: reply, code: "completion_failed" } satisfies CompleteActionData, { status: 500 });
   }
   if (result.status === "not_found") throw courseNotFound("lesson");
   return redirectWithToast(`/courses/lessons/${lessonId}`, {

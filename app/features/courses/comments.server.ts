@@ -2,16 +2,16 @@
 // reply action (spec §4, §8). Content is stored as typed (trimmed) and always rendered as text.
 import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import { and, asc, eq, sql } from "drizzle-orm";
-import { z } from "zod";
 import { isUuid } from "~/lib/ids";
 import type { DbOrTx } from "~/server/db.server";
 import { publishLessonComment } from "~/server/realtime.server";
 import { lessonComments, users } from "~/server/schema";
 import { redirectWithToast } from "~/server/toast.server";
-import { courseNotFound, findVisibleLesson, type Viewer } from "./catalog.server";
+import { courseNotFound, findVisibleLesson, type FormSubmission, type Viewer } from "./catalog.server";
+import { COMMENT_MESSAGES, commentSchema, type CommentActionData, type CommentRefusal } from "./comment-form";
 import { COMMENT_MAX_LENGTH } from "./format";
 
-export { COMMENT_MAX_LENGTH };
+export { COMMENT_MAX_LENGTH, COMMENT_MESSAGES, commentSchema };
 
 export type CommentView = {
   id: string;
@@ -85,23 +85,10 @@ export async function loadLessonComments(db: DbOrTx, viewer: Viewer, lessonId: s
 
 // ——— adding a comment ———
 
-export const COMMENT_MESSAGES = {
-  empty: "O comentário não pode ficar vazio.",
-  tooLong: `O comentário pode ter no máximo ${COMMENT_MAX_LENGTH} caracteres.`,
-  adminOnly: "Apenas administradores podem responder comentários.",
-  replyToReply: "Só é possível responder a comentários principais desta aula.",
-} as const;
-
-export const commentSchema = z.object({
-  content: z.string({ error: COMMENT_MESSAGES.empty }).trim().min(1, COMMENT_MESSAGES.empty).max(COMMENT_MAX_LENGTH, COMMENT_MESSAGES.tooLong),
-  parentId: z
-    .string()
-    .trim()
-    .optional()
-    .transform((value) => (value ? value : null)),
-});
-
-export type AddCommentResult = { ok: true; id: string } | { ok: false; status: 400 | 403 | 404; message: string };
+export type AddCommentResult =
+  | { ok: true; id: string }
+  | { ok: false; status: 404; code: "not_found"; message: string }
+  | { ok: false; status: 400 | 403; code: CommentRefusal; message: string };
 
 /**
  * Adds a comment (or an admin's reply to a top-level comment of the same lesson). Nothing is stored
@@ -115,24 +102,26 @@ export async function addComment(
   input: { content: unknown; parentId: unknown },
 ): Promise<AddCommentResult> {
   const lesson = await findVisibleLesson(db, viewer, lessonId);
-  if (!lesson) return { ok: false, status: 404, message: "Aula não encontrada" };
+  if (!lesson) return { ok: false, status: 404, code: "not_found", message: "Aula não encontrada" };
   const wantsReply = typeof input.parentId === "string" && input.parentId.trim() !== "";
-  if (wantsReply && !viewer.isAdmin) return { ok: false, status: 403, message: COMMENT_MESSAGES.adminOnly };
+  if (wantsReply && !viewer.isAdmin) return { ok: false, status: 403, code: "admin_only", message: COMMENT_MESSAGES.adminOnly };
 
   const parsed = commentSchema.safeParse({
     content: typeof input.content === "string" ? input.content : "",
     parentId: typeof input.parentId === "string" ? input.parentId : undefined,
   });
-  if (!parsed.success) return { ok: false, status: 400, message: parsed.error.issues[0]?.message ?? COMMENT_MESSAGES.empty };
+  if (!parsed.success) {
+    return { ok: false, status: 400, code: "invalid_content", message: parsed.error.issues[0]?.message ?? COMMENT_MESSAGES.empty };
+  }
   const { content, parentId } = parsed.data;
 
   if (parentId) {
-    if (!isUuid(parentId)) return { ok: false, status: 400, message: COMMENT_MESSAGES.replyToReply };
+    if (!isUuid(parentId)) return { ok: false, status: 400, code: "invalid_parent", message: COMMENT_MESSAGES.replyToReply };
     const [parent] = await db
       .select({ parentId: lessonComments.parentId })
       .from(lessonComments)
       .where(and(eq(lessonComments.id, parentId), eq(lessonComments.lessonId, lesson.id)));
-    if (!parent || parent.parentId !== null) return { ok: false, status: 400, message: COMMENT_MESSAGES.replyToReply };
+    if (!parent || parent.parentId !== null) return { ok: false, status: 400, code: "invalid_parent", message: COMMENT_MESSAGES.replyToReply };
   }
 
   const [created] = await db
@@ -142,37 +131,27 @@ export async function addComment(
   return { ok: true, id: created!.id };
 }
 
-export type CommentActionData = {
-  intent: "comment";
-  /** Which form failed: null for the new-comment form, the parent's id for a reply form. */
-  parentId: string | null;
-  /** What was typed, so the form keeps it when the page re-renders without JavaScript. */
-  content: string;
-  error: string;
-};
-
 /**
  * Action body of intent=comment: on success redirect back to the new comment with the spec's toast
- * (works without JavaScript) and tell live viewers; on failure the status and a pt-BR message.
+ * (works without JavaScript) and tell live viewers; on failure the status and the conform reply —
+ * what was typed (kept in the form, also without JavaScript), the content's error as its field error,
+ * any other refusal as the form error — with the refusal's code.
  */
 export async function handleCommentAction(
   context: AppLoadContext,
   viewer: Viewer,
   lessonId: string,
   { content, parentId }: { content: string; parentId: string | null },
+  submission: FormSubmission,
 ) {
   const result = await addComment(context.db, viewer, lessonId, { content, parentId });
   if (!result.ok) {
     if (result.status === 404) throw courseNotFound("lesson");
-    return data(
-      {
-        intent: "comment",
-        parentId: parentId || null,
-        content: content.slice(0, COMMENT_MAX_LENGTH + 100),
-        error: result.message,
-      } satisfies CommentActionData,
-      { status: result.status },
-    );
+    const reply =
+      result.code === "invalid_content"
+        ? submission.reply({ fieldErrors: { content: [result.message] } })
+        : submission.reply({ formErrors: [result.message] });
+    return data({ intent: "comment", result: reply, code: result.code } satisfies CommentActionData, { status: result.status });
   }
   // Live refresh for everyone on the lesson page, after the response; never fails the request.
   const published = publishLessonComment(context, lessonId).catch((error) => console.error("publishLessonComment failed", error));

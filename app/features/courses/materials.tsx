@@ -2,18 +2,18 @@
 // admins the upload link and a remove control per item. Downloads go through the app
 // (`…/materials/{file}/download`, an attachment); removal is a POST form that asks for confirmation —
 // a dialog with JavaScript, a confirmation step on the materials page without it.
-import { Form, Link, useLocation, useSubmit } from "@remix-run/react";
-import { lazy, Suspense, useRef, useState, type FormEvent, type MouseEvent } from "react";
+import { Link, useLocation } from "@remix-run/react";
+import type { MouseEvent } from "react";
+import { ConfirmForm } from "~/components/admin/ConfirmForm";
 import { buttonVariants } from "~/components/button";
 import { DownloadIcon, FileIcon, TrashIcon, UploadIcon } from "~/components/icons";
 import { toast } from "~/components/Toaster";
 import type { DownloadableMaterial } from "~/server/schema";
 import { formatUploadDate, materialDownloadPath, materialFileId, materialsPath } from "./material-files";
 
-const loadDialog = () => import("./RemoveMaterialDialog");
-const RemoveMaterialDialog = lazy(loadDialog);
-
 export const REMOVE_CONFIRMATION = "Tem certeza que deseja remover este arquivo? Esta ação não pode ser desfeita.";
+/** The removal's confirmation (dialog with JavaScript, a section of the materials page without). */
+export const REMOVE_MATERIAL = { heading: "Remover arquivo", message: REMOVE_CONFIRMATION, confirmLabel: "Remover" } as const;
 
 export type MaterialsListProps = {
   lessonId: string;
@@ -106,46 +106,17 @@ async function downloadWithFeedback(event: MouseEvent<HTMLAnchorElement>, href: 
 /** A POST form per item. JS: the confirmation dialog, then the same form with `confirmed=yes`. */
 function RemoveMaterialForm({ lessonId, material }: { lessonId: string; material: DownloadableMaterial }) {
   const location = useLocation();
-  const submit = useSubmit();
-  const formRef = useRef<HTMLFormElement>(null);
-  const [confirming, setConfirming] = useState(false);
-  const action = materialsPath(lessonId);
   const redirectTo = location.pathname + location.search.replace(/([?&])remover=[^&]*&?/, "$1").replace(/[?&]$/, "");
-
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setConfirming(true);
-  };
-  const confirm = () => {
-    const data = new FormData(formRef.current!);
-    data.set("confirmed", "yes");
-    setConfirming(false);
-    submit(data, { method: "post", action, preventScrollReset: true });
-  };
-
   return (
-    <>
-      <Form ref={formRef} method="post" action={action} onSubmit={onSubmit} preventScrollReset>
-        <input type="hidden" name="intent" value="remove" />
-        <input type="hidden" name="url" value={material.url} />
-        <input type="hidden" name="file" value={materialFileId(material)} />
-        <input type="hidden" name="redirectTo" value={redirectTo} />
-        <button
-          type="submit"
-          aria-label={`Remover ${material.title}`}
-          onPointerEnter={loadDialog}
-          onFocus={loadDialog}
-          className={buttonVariants({ variant: "dangerOutline", size: "sm" })}
-        >
-          <TrashIcon />
-          Remover
-        </button>
-      </Form>
-      {confirming ? (
-        <Suspense fallback={null}>
-          <RemoveMaterialDialog open onOpenChange={setConfirming} title={material.title} message={REMOVE_CONFIRMATION} onConfirm={confirm} />
-        </Suspense>
-      ) : null}
-    </>
+    <ConfirmForm
+      action={materialsPath(lessonId)}
+      fields={{ intent: "remove", url: material.url, file: materialFileId(material), redirectTo }}
+      confirmation={{ ...REMOVE_MATERIAL, subject: material.title }}
+    >
+      <button type="submit" aria-label={`Remover ${material.title}`} className={buttonVariants({ variant: "dangerOutline", size: "sm" })}>
+        <TrashIcon />
+        Remover
+      </button>
+    </ConfirmForm>
   );
 }

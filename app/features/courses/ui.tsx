@@ -1,9 +1,9 @@
 // Small shared pieces of the learner course pages: badges, admin edit links, the card style.
 import { Link } from "@remix-run/react";
 import { Fragment, type ReactNode } from "react";
+import { ADMIN_PANEL_ID } from "~/components/admin/panel-id";
 import { cn } from "~/components/cn";
 import { CheckIcon, PencilIcon } from "~/components/icons";
-import { ADMIN_PANEL_ID } from "./admin/panel-id";
 import { progressBadge } from "./format";
 
 export const cardClass = "rounded-2xl border border-slate-200 bg-white shadow-sm dark:border-night-700 dark:bg-night-900";

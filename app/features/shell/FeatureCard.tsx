@@ -2,16 +2,7 @@ import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ArrowRightIcon } from "~/components/icons";
 
-/** A large navigation card: a real link (works without JS), gradient + inline SVG art, no images. */
-export function FeatureCard({
-  to,
-  title,
-  description,
-  art,
-  gradient,
-  badge,
-  prefetch = "intent",
-}: {
+export type FeatureCardProps = {
   to: string;
   /** "none" where opening the page has an effect (a chat mode starts a conversation). */
   prefetch?: "intent" | "none";
@@ -21,7 +12,10 @@ export function FeatureCard({
   /** Tailwind gradient classes for the art panel, e.g. "from-indigo-500 to-violet-600". */
   gradient: string;
   badge?: string;
-}) {
+};
+
+/** A large navigation card: a real link (works without JS), gradient + inline SVG art, no images. */
+export function FeatureCard({ to, title, description, art, gradient, badge, prefetch = "intent" }: FeatureCardProps) {
   return (
     <Link
       to={to}
@@ -54,5 +48,18 @@ export function FeatureCard({
         </span>
       </div>
     </Link>
+  );
+}
+
+/** The three-column grid of feature cards on the home and Labs pages, one list item per card. */
+export function FeatureCardGrid({ cards }: { cards: readonly FeatureCardProps[] }) {
+  return (
+    <ul className="mt-6 grid gap-4 sm:grid-cols-3 sm:gap-5">
+      {cards.map((card) => (
+        <li key={card.to} className="flex flex-col">
+          <FeatureCard {...card} />
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -11,23 +11,20 @@ export type NavItem = {
 
 const LABS_PAGES = ["/flashcard-v2", "/pronunciation-game", "/english-level-test"] as const;
 
-/** Desktop sidebar and the mobile overlay sheet. */
-export const SIDEBAR_ITEMS: readonly NavItem[] = [
+/** The app's sections, in order; `shortLabel` is the bottom navigation's narrower label where it differs. */
+const SECTIONS: readonly (NavItem & { shortLabel?: string })[] = [
   { to: "/", label: "Início", icon: HomeIcon },
-  { to: "/chat-with-nika", label: "Chat with Nika", icon: ChatIcon, also: ["/chat"] },
-  { to: "/courses", label: "Teacher FLIX", icon: VideoIcon },
+  { to: "/chat-with-nika", label: "Chat with Nika", shortLabel: "Chat Nika", icon: ChatIcon, also: ["/chat"] },
+  { to: "/courses", label: "Teacher FLIX", shortLabel: "Cursos", icon: VideoIcon },
   { to: "/labs", label: "Labs", icon: FlaskIcon, also: LABS_PAGES },
-  { to: "/config", label: "Configurações", icon: SettingsIcon, also: ["/admin"] },
+  { to: "/config", label: "Configurações", shortLabel: "Config", icon: SettingsIcon, also: ["/admin"] },
 ];
 
+/** Desktop sidebar and the mobile overlay sheet. */
+export const SIDEBAR_ITEMS: readonly NavItem[] = SECTIONS;
+
 /** Mobile bottom navigation. */
-export const BOTTOM_ITEMS: readonly NavItem[] = [
-  { to: "/", label: "Início", icon: HomeIcon },
-  { to: "/chat-with-nika", label: "Chat Nika", icon: ChatIcon, also: ["/chat"] },
-  { to: "/courses", label: "Cursos", icon: VideoIcon },
-  { to: "/labs", label: "Labs", icon: FlaskIcon, also: LABS_PAGES },
-  { to: "/config", label: "Config", icon: SettingsIcon, also: ["/admin"] },
-];
+export const BOTTOM_ITEMS: readonly NavItem[] = SECTIONS.map(({ shortLabel, ...item }) => ({ ...item, label: shortLabel ?? item.label }));
 
 const underPrefix = (pathname: string, prefix: string) => pathname === prefix || pathname.startsWith(prefix + "/");
 

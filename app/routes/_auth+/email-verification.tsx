@@ -1,5 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { z } from "zod";
 import { SubmitButton } from "~/components/button";
@@ -7,7 +7,7 @@ import { NoticeBox } from "~/components/notice";
 import { publicOrigin, resendVerification, secondsUntilResend } from "~/features/auth/accounts.server";
 import { pendingEmailHeader, readPendingEmail } from "~/features/auth/pending-email.server";
 import { emailOnlySchema } from "~/features/auth/schemas";
-import { AuthCard, linkClass } from "~/features/auth/ui";
+import { AuthCard, BackToSignIn } from "~/features/auth/ui";
 import type { RouteHandle } from "~/lib/access";
 import { secondsLeft } from "~/server/rate-limit.server";
 import { parseForm } from "~/server/request.server";
@@ -84,11 +84,7 @@ export default function EmailVerification() {
           {remaining > 0 ? `Reenviar email em ${remaining}s` : "Reenviar email"}
         </SubmitButton>
       </Form>
-      <p className="mt-6 text-center text-sm">
-        <Link className={linkClass} to="/signin">
-          Voltar para o login
-        </Link>
-      </p>
+      <BackToSignIn />
     </AuthCard>
   );
 }

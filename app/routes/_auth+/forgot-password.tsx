@@ -1,11 +1,11 @@
 import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Link, useActionData } from "@remix-run/react";
+import { useActionData } from "@remix-run/react";
 import { SubmitButton } from "~/components/button";
 import { ConformForm, Field, useSchemaForm } from "~/components/forms";
 import { NoticeBox } from "~/components/notice";
 import { publicOrigin, requestPasswordReset } from "~/features/auth/accounts.server";
 import { emailOnlySchema } from "~/features/auth/schemas";
-import { AuthCard, linkClass } from "~/features/auth/ui";
+import { AuthCard, BackToSignIn } from "~/features/auth/ui";
 import type { RouteHandle } from "~/lib/access";
 import { parseForm } from "~/server/request.server";
 
@@ -40,11 +40,7 @@ export default function ForgotPassword() {
           Enviar link de redefinição
         </SubmitButton>
       </ConformForm>
-      <p className="mt-6 text-center text-sm">
-        <Link className={linkClass} to="/signin">
-          Voltar para o login
-        </Link>
-      </p>
+      <BackToSignIn />
     </AuthCard>
   );
 }

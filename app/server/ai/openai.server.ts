@@ -5,8 +5,6 @@
 // Timeouts: 30 s chat, 60 s audio (spec §7), combined with the caller's signal.
 import { parseSse } from "~/lib/sse";
 import {
-  AUDIO_TIMEOUT_MS,
-  CHAT_TIMEOUT_MS,
   ProviderError,
   deadline,
   errorFromResponse,
@@ -22,7 +20,7 @@ import {
   type Transcription,
   type TranscribedWord,
 } from "./types";
-import { extensionFor, isRecord, trimBase } from "./util";
+import { extensionFor, isRecord, trimBase, withProviderDefaults } from "./util";
 
 export interface OpenAiConfig {
   baseUrl: string;
@@ -45,9 +43,7 @@ const NAME = "openai";
 
 export function createOpenAiProviders(config: OpenAiConfig, options: ProviderOptions = {}): AiProviders {
   const base = trimBase(config.baseUrl);
-  const doFetch = options.fetch ?? fetch;
-  const chatTimeout = options.chatTimeoutMs ?? CHAT_TIMEOUT_MS;
-  const audioTimeout = options.audioTimeoutMs ?? AUDIO_TIMEOUT_MS;
+  const { fetch: doFetch, chatTimeoutMs, audioTimeoutMs } = withProviderDefaults(options);
   const auth: Record<string, string> = config.apiKey ? { Authorization: `Bearer ${config.apiKey}` } : {};
 
   async function post(path: string, init: { body: BodyInit; json?: boolean; signal: AbortSignal }): Promise<Response> {
@@ -64,7 +60,7 @@ export function createOpenAiProviders(config: OpenAiConfig, options: ProviderOpt
   const chat: ChatProvider = {
     name: NAME,
     async *streamChat(input: ChatInput) {
-      const { signal, timedOut } = deadline(chatTimeout, input.signal);
+      const { signal, timedOut } = deadline(chatTimeoutMs, input.signal);
       try {
         const response = await post("/chat/completions", {
           json: true,
@@ -103,7 +99,7 @@ export function createOpenAiProviders(config: OpenAiConfig, options: ProviderOpt
   const stt: SpeechToText = {
     name: NAME,
     async transcribe(audio: AudioInput, callerSignal?: AbortSignal): Promise<Transcription> {
-      const { signal, timedOut } = deadline(audioTimeout, callerSignal);
+      const { signal, timedOut } = deadline(audioTimeoutMs, callerSignal);
       try {
         const form = new FormData();
         form.append("file", new Blob([new Uint8Array(audio.bytes)], { type: audio.mimeType }), `audio.${extensionFor(audio.mimeType)}`);
@@ -121,7 +117,7 @@ export function createOpenAiProviders(config: OpenAiConfig, options: ProviderOpt
   const tts: TextToSpeech = {
     name: NAME,
     async synthesize(text: string, callerSignal?: AbortSignal): Promise<SynthesizedAudio> {
-      const { signal, timedOut } = deadline(audioTimeout, callerSignal);
+      const { signal, timedOut } = deadline(audioTimeoutMs, callerSignal);
       try {
         const response = await post("/audio/speech", {
           json: true,

@@ -1,4 +1,14 @@
 // Small helpers shared by the providers (runtime-neutral: workerd and Node).
+import { AUDIO_TIMEOUT_MS, CHAT_TIMEOUT_MS, type ProviderOptions } from "./types";
+
+/** A provider's options with the defaults filled in: the global fetch and the timeouts of spec §7. */
+export function withProviderDefaults(options: ProviderOptions): Required<ProviderOptions> {
+  return {
+    fetch: options.fetch ?? fetch,
+    chatTimeoutMs: options.chatTimeoutMs ?? CHAT_TIMEOUT_MS,
+    audioTimeoutMs: options.audioTimeoutMs ?? AUDIO_TIMEOUT_MS,
+  };
+}
 
 export function bytesToBase64(bytes: Uint8Array): string {
   let binary = "";

@@ -3,8 +3,6 @@
 //   POST {NIKA_USER_AUDIO_WEBHOOK_URL}  body { sessionID, mode, userAudio, userId }           → [{ text (transcription), url }]
 // Audio goes as base64 WAV. Timeouts: 30 s default, 60 s audio processing.
 import {
-  AUDIO_TIMEOUT_MS,
-  CHAT_TIMEOUT_MS,
   ProviderError,
   deadline,
   errorFromResponse,
@@ -14,7 +12,7 @@ import {
   type ProviderOptions,
   type SpeechToText,
 } from "./types";
-import { bytesToBase64, isRecord } from "./util";
+import { bytesToBase64, isRecord, withProviderDefaults } from "./util";
 
 export interface WebhookConfig {
   chatUrl?: string;
@@ -39,9 +37,7 @@ export function createWebhookProviders(
   config: WebhookConfig,
   options: ProviderOptions = {},
 ): { chat: ChatProvider | null; stt: SpeechToText | null } {
-  const doFetch = options.fetch ?? fetch;
-  const chatTimeout = options.chatTimeoutMs ?? CHAT_TIMEOUT_MS;
-  const audioTimeout = options.audioTimeoutMs ?? AUDIO_TIMEOUT_MS;
+  const { fetch: doFetch, chatTimeoutMs, audioTimeoutMs } = withProviderDefaults(options);
 
   async function call(url: string, body: Record<string, unknown>, ms: number, caller?: AbortSignal): Promise<WebhookReply> {
     const { signal, timedOut } = deadline(ms, caller);
@@ -78,7 +74,7 @@ export function createWebhookProviders(
           const reply = await call(
             config.chatUrl!,
             { sessionID, mode, userText: lastUser?.content ?? "", userAudio: null, userId },
-            chatTimeout,
+            chatTimeoutMs,
             input.signal,
           );
           if (!reply.text.trim()) throw new ProviderError("bad_response", NAME, "empty reply");
@@ -95,7 +91,7 @@ export function createWebhookProviders(
           const reply = await call(
             config.userAudioUrl!,
             { sessionID, mode, userAudio: bytesToBase64(audio.bytes), userId },
-            audioTimeout,
+            audioTimeoutMs,
             signal,
           );
           return { text: reply.text.trim() };

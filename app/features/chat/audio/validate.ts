@@ -6,8 +6,6 @@ export const MIN_AUDIO_BYTES = 1024;
 export const MAX_AUDIO_BYTES = 50 * 1024 * 1024; // 52 428 800
 export const CHUNK_MS = 250;
 export const HIDDEN_RELEASE_MS = 30_000;
-export const PLAYBACK_SPEEDS = [0.5, 0.75, 1] as const;
-export type PlaybackSpeed = (typeof PLAYBACK_SPEEDS)[number];
 
 export type AudioBlobErrorCode = "empty" | "type" | "too-small" | "too-large";
 
@@ -57,8 +55,4 @@ export function validateAudioBlob(blob: AudioBlobLike | null | undefined): Audio
 
 export function isAudioType(type: string): boolean {
   return /^audio\/[a-z0-9.+-]+/i.test(type.trim());
-}
-
-export function isPlaybackSpeed(value: number): value is PlaybackSpeed {
-  return (PLAYBACK_SPEEDS as readonly number[]).includes(value);
 }

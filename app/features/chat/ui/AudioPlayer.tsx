@@ -2,8 +2,7 @@
 // bus, so only one message plays at a time and recording pauses all of them (spec §4, §8 "Audio player").
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import { PauseIcon, PlayIcon } from "~/components/icons";
-import { getServerPlaybackSnapshot, pausedWhileRecordingMessage, playback } from "../audio/playback";
-import { PLAYBACK_SPEEDS } from "../audio/validate";
+import { getServerPlaybackSnapshot, PLAYBACK_SPEEDS, pausedWhileRecordingMessage, playback } from "~/lib/audio/playback";
 
 const focusRing =
   "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:focus-visible:outline-indigo-300";

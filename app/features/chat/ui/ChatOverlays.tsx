@@ -1,40 +1,12 @@
-// The chat screen's overlays, loaded on first use: the 'Créditos Esgotados' dialog (spec §8) and the
-// mode drawer.
-import { Form, Link, useNavigate } from "@remix-run/react";
-import { useState } from "react";
+// The chat screen's overlays, loaded on first use: the mode drawer (the 'Créditos Esgotados' dialog is
+// the shared ~/components/CreditsDialog).
+import { Form, Link } from "@remix-run/react";
 import { buttonVariants } from "~/components/button";
-import { DialogClose, DialogCloseButton, DialogDescription, DialogTitle, Modal } from "~/components/dialog";
+import { DialogCloseButton, DialogDescription, DialogTitle, Modal } from "~/components/dialog";
 import type { ChatPageData } from "../types";
 
 /** 44 px tall (touch), like the chat's other controls. */
 const tall = "h-11 py-0";
-
-export function CreditsDialog({ open, onOpenChange, buyTo }: { open: boolean; onOpenChange: (open: boolean) => void; buyTo: string }) {
-  const navigate = useNavigate();
-  const [working, setWorking] = useState(false);
-  return (
-    <Modal open={open} onOpenChange={onOpenChange}>
-      <DialogTitle className="text-xl font-bold tracking-tight">Créditos Esgotados</DialogTitle>
-      <DialogDescription className="mt-2 text-slate-700 dark:text-slate-200">
-        Seus créditos acabaram. Para continuar jogando agora, use o botão abaixo para comprar mais créditos.
-      </DialogDescription>
-      <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        <DialogClose className={buttonVariants({ variant: "secondary", size: "lg", className: tall })}>Voltar</DialogClose>
-        <button
-          type="button"
-          disabled={working}
-          onClick={() => {
-            setWorking(true);
-            navigate(buyTo);
-          }}
-          className={buttonVariants({ size: "lg", className: tall })}
-        >
-          {working ? "Processando..." : "Comprar mais créditos"}
-        </button>
-      </div>
-    </Modal>
-  );
-}
 
 export function ModeDrawer({ open, onOpenChange, page }: { open: boolean; onOpenChange: (open: boolean) => void; page: ChatPageData }) {
   return (

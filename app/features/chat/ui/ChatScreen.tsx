@@ -1,34 +1,53 @@
 // The chat screen (spec §2): header with back link, messages, Nika's typing indicator, the composer
 // (growing text box, send, microphone while the text is empty) and the mode drawer.
-// Without JavaScript it is a plain form post: the server waits for the whole reply and redirects back.
+// Without JavaScript it is a plain form post: the server waits for the whole reply and redirects back,
+// or answers a refusal as a conform reply (the text kept, [title, message]) with a code the page branches on.
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { lazy, Suspense, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { BUY_CREDITS_PATH, CreditsExhaustedNotice } from "~/components/credits";
 import { ArrowLeftIcon, MicIcon, SparkleIcon } from "~/components/icons";
+import { playback } from "~/lib/audio/playback";
 import { useHydrated } from "~/lib/use-hydrated";
-import { playback } from "../audio/playback";
+import type { ChatActionData, ChatRefusal } from "../page.server";
 import type { ChatFormError, ChatPageData, ClientMessage } from "../types";
 import { AudioPlayer } from "./AudioPlayer";
 import { useChat } from "./use-chat";
 import { useVoiceRecorder } from "./use-voice";
 
 const loadOverlays = () => import("./ChatOverlays");
-const CreditsDialog = lazy(() => loadOverlays().then((m) => ({ default: m.CreditsDialog })));
+const CreditsDialog = lazy(() => import("~/components/CreditsDialog").then((m) => ({ default: m.CreditsDialog })));
 const ModeDrawer = lazy(() => loadOverlays().then((m) => ({ default: m.ModeDrawer })));
 
-export const BUY_CREDITS_PATH = "/config?tab=account#creditos";
 const MAX_HEIGHT_PX = 120;
 const MAX_HEIGHT_MOBILE_PX = 100;
 
-type ActionData = { error: ChatFormError; text: string } | undefined;
+/** A refusal shown above the box: the no-JS send's (the action's conform reply) or the awaited greeting's. */
+type Refusal = { code: string; title?: string; message?: string };
+/** The refusal that gets the buy-credits link (the page branches on codes, never on messages). */
+const CREDITS_EXHAUSTED: ChatRefusal = "credits_exhausted";
+
+function refusalOf(actionData: ChatActionData | undefined, greetingError: ChatFormError | null): Refusal | null {
+  if (actionData) {
+    const [title, message] = actionData.result.error?.[""] ?? [];
+    return { code: actionData.code, title, message };
+  }
+  return greetingError;
+}
+
+/** What the learner had typed when the no-JS send was refused (kept in the box). */
+function keptText(actionData: ChatActionData | undefined) {
+  const text = actionData?.result.initialValue?.text;
+  return typeof text === "string" ? text : "";
+}
 
 export function ChatScreen({ page, aside }: { page: ChatPageData; aside?: (level: string | null) => React.ReactNode }) {
   const hydrated = useHydrated();
   const chat = useChat(page);
-  const actionData = useActionData<ActionData>();
+  const actionData = useActionData<ChatActionData>();
   const navigation = useNavigation();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const listEnd = useRef<HTMLDivElement>(null);
-  const noJsError = actionData?.error ?? page.greetingError;
+  const noJsRefusal = refusalOf(actionData, page.greetingError);
   const waitingForGreeting = chat.messages.length === 0 && page.nikaAvailable && !page.greetingError;
   // Dots until Nika's first token arrives; then her bubble grows instead.
   const typing = chat.busy && chat.messages.at(-1)?.role !== "nika";
@@ -103,12 +122,12 @@ export function ChatScreen({ page, aside }: { page: ChatPageData; aside?: (level
       </section>
 
       <div className="sticky bottom-[calc(4rem+env(safe-area-inset-bottom))] z-20 border-t border-slate-200 bg-white/95 px-3 pt-2 pb-3 backdrop-blur md:bottom-0 dark:border-night-800 dark:bg-night-950/95 [:root:has([data-message-input]:focus)_&]:bottom-0">
-        {noJsError ? <InlineError error={noJsError} /> : null}
+        {noJsRefusal ? <InlineError refusal={noJsRefusal} /> : null}
         <Composer
           page={page}
           busy={chat.busy || navigation.state === "submitting"}
           hydrated={hydrated}
-          initialText={actionData?.text ?? ""}
+          initialText={keptText(actionData)}
           onSend={(input) => chat.send(input)}
         />
       </div>
@@ -193,20 +212,15 @@ function TypingIndicator() {
   );
 }
 
-function InlineError({ error }: { error: ChatFormError }) {
-  const exhausted = error.code === "CREDITS_EXHAUSTED";
+function InlineError({ refusal }: { refusal: Refusal }) {
+  if (refusal.code === CREDITS_EXHAUSTED) return <CreditsExhaustedNotice className="mb-2 rounded-xl" />;
   return (
     <div
       role="alert"
       className="mb-2 rounded-xl border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-400/40 dark:bg-red-400/10 dark:text-red-100"
     >
-      <strong className="block">{exhausted ? "Créditos Esgotados" : (error.title ?? "Não foi possível enviar")}</strong>
-      {exhausted ? "Seus créditos acabaram. Para continuar jogando agora, use o botão abaixo para comprar mais créditos." : error.message}
-      {exhausted ? (
-        <Link to={BUY_CREDITS_PATH} className="mt-2 block font-semibold underline">
-          Comprar mais créditos
-        </Link>
-      ) : null}
+      {refusal.title ? <strong className="block">{refusal.title}</strong> : null}
+      {refusal.message}
     </div>
   );
 }

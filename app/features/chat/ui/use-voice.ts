@@ -2,7 +2,7 @@
 // playback and restores it afterwards (spec §4). Errors become 'Erro no Microfone' toasts (spec §8).
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "~/components/Toaster";
-import { playback } from "../audio/playback";
+import { playback } from "~/lib/audio/playback";
 import { createRecorder, MICROPHONE_TOAST_TITLE, recordToWav, type Recorder } from "../audio/recorder";
 
 export function useVoiceRecorder(onRecorded: (wav: Blob) => void) {

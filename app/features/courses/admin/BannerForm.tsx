@@ -1,10 +1,10 @@
 // The courses banner (hero of /courses): title, subtitle (`||` → line break), background image or
 // gradient, active. One active banner per section.
+import { AdminForm } from "~/components/admin/AdminForm";
+import { ImageField } from "~/components/admin/fields";
 import { CheckboxField, Field, TextareaField, useSchemaForm } from "~/components/forms";
+import type { AdminActionData } from "~/lib/admin-forms";
 import type { siteBanners } from "~/server/schema";
-import { AdminForm } from "./AdminForm";
-import { ImageField } from "./fields";
-import type { AdminActionData } from "./form-state";
 import { bannerSchema, LIMITS } from "./schemas";
 
 export type BannerFormValues = Pick<
@@ -38,7 +38,7 @@ export function BannerForm({
   });
 
   return (
-    <AdminForm form={form} action={action} actionData={actionData} closeTo={closeTo} submitLabel="Salvar banner">
+    <AdminForm form={form} action={action} closeTo={closeTo} submitLabel="Salvar banner">
       <Field meta={fields.title} label="Título" maxLength={LIMITS.bannerTitle} hint="Vazio: “Cursos em Vídeo”." />
       <TextareaField meta={fields.subtitle} label="Subtítulo" rows={2} hint="Use || para quebrar a linha. Até 500 caracteres." />
       <ImageField

@@ -1,10 +1,10 @@
 // "Editar Aula" (spec §5 lesson form): title, description, video URL or embed code, thumbnail,
 // duration and order.
+import { AdminForm } from "~/components/admin/AdminForm";
+import { ImageField } from "~/components/admin/fields";
 import { Field, TextareaField, useSchemaForm } from "~/components/forms";
+import type { AdminActionData } from "~/lib/admin-forms";
 import type { lessons } from "~/server/schema";
-import { AdminForm } from "./AdminForm";
-import { ImageField } from "./fields";
-import type { AdminActionData } from "./form-state";
 import { lessonSchema, LIMITS } from "./schemas";
 
 export type LessonFormValues = Pick<
@@ -38,7 +38,7 @@ export function LessonForm({
   });
 
   return (
-    <AdminForm form={form} action={action} actionData={actionData} closeTo={closeTo} submitLabel="Salvar alterações">
+    <AdminForm form={form} action={action} closeTo={closeTo} submitLabel="Salvar alterações">
       <Field meta={fields.title} label="Título" maxLength={LIMITS.title} />
       <TextareaField meta={fields.description} label="Descrição" rows={4} hint="Opcional, até 1000 caracteres." />
       <Field

@@ -2,13 +2,14 @@
 // The type is not enforced (spec §5); over 50 MB is refused here and, authoritatively, by the server.
 import { Form, useNavigation } from "@remix-run/react";
 import { useId, useRef, useState, type DragEvent } from "react";
+import { FormErrors } from "~/components/admin/AdminForm";
+import { useAnchoredAction } from "~/components/admin/AdminPanel";
 import { SubmitButton } from "~/components/button";
 import { UploadIcon } from "~/components/icons";
-import { NoticeBox } from "~/components/notice";
+import { formErrorsOf, type AdminActionData } from "~/lib/admin-forms";
 import { MATERIAL_MAX_BYTES } from "~/lib/media";
+import { useHydrated } from "~/lib/use-hydrated";
 import { formatFileSize, MATERIAL_HINT_TYPES } from "../material-files";
-import { useAnchoredAction, useHydrated } from "./AdminPanel";
-import { useNoticeToast, type AdminActionData } from "./form-state";
 import { MESSAGES } from "./schemas";
 
 export function MaterialUpload({ action, actionData }: { action: string; actionData?: AdminActionData }) {
@@ -19,7 +20,6 @@ export function MaterialUpload({ action, actionData }: { action: string; actionD
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
-  useNoticeToast(actionData?.notice);
   const pending = navigation.state !== "idle" && navigation.formAction === action && navigation.formEncType === "multipart/form-data";
 
   const choose = (chosen: File | null) => {
@@ -58,7 +58,7 @@ export function MaterialUpload({ action, actionData }: { action: string; actionD
         }
       }}
     >
-      {hydrated ? null : <NoticeBox notice={actionData?.notice} />}
+      <FormErrors errors={formErrorsOf(actionData?.result)} />
       <input type="hidden" name="intent" value="upload" />
       <label
         onDragOver={(event) => {

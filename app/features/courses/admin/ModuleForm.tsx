@@ -1,10 +1,10 @@
 // "Editar Módulo" (spec §5 module form): title, description, image, banner image, banner title and
 // subtitle, availability, order.
+import { AdminForm } from "~/components/admin/AdminForm";
+import { ImageField } from "~/components/admin/fields";
 import { Field, SelectField, TextareaField, useSchemaForm } from "~/components/forms";
+import type { AdminActionData } from "~/lib/admin-forms";
 import type { modules } from "~/server/schema";
-import { AdminForm } from "./AdminForm";
-import { ImageField } from "./fields";
-import type { AdminActionData } from "./form-state";
 import { LIMITS, moduleSchema } from "./schemas";
 
 export type ModuleFormValues = Pick<
@@ -39,7 +39,7 @@ export function ModuleForm({
   });
 
   return (
-    <AdminForm form={form} action={action} actionData={actionData} closeTo={closeTo} submitLabel="Salvar alterações">
+    <AdminForm form={form} action={action} closeTo={closeTo} submitLabel="Salvar alterações">
       <Field meta={fields.title} label="Título" maxLength={LIMITS.title} />
       <TextareaField meta={fields.description} label="Descrição" rows={3} hint="Opcional, até 500 caracteres." />
       <div className="grid gap-x-4 sm:grid-cols-2">

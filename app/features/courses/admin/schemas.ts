@@ -2,7 +2,7 @@
 // feedback) and the actions (the authority). Exact pt-BR messages where the spec gives them; generic
 // English ones (zod 3 wording, as the spec quotes) elsewhere.
 import { z } from "zod";
-import { IMAGE_MAX_BYTES, INLINE_IMAGE_TYPES, sniffImage } from "~/lib/media";
+import { UPLOAD_MESSAGES, uploadFileSchema } from "~/lib/admin-forms";
 import { checkEmbedCode, videoFromUrl, VIDEO_URL_NOT_SUPPORTED } from "../video-embed";
 
 export const MESSAGES = {
@@ -10,8 +10,8 @@ export const MESSAGES = {
   titleMax: "Máximo 200 caracteres",
   lessonDescriptionMax: "Máximo 1000 caracteres",
   videoRequired: "Forneça uma URL de vídeo ou código iframe",
-  imageType: "Por favor selecione um arquivo de imagem",
-  imageTooLarge: "Imagem muito grande. Máximo 5MB",
+  imageType: UPLOAD_MESSAGES.imageType,
+  imageTooLarge: UPLOAD_MESSAGES.imageTooLarge,
   materialTooLarge: "Arquivo muito grande (máximo 50MB)",
   removeConfirm: "Tem certeza que deseja remover este arquivo? Esta ação não pode ser desfeita.",
   gradient: "Gradiente inválido: use linear-gradient(…), radial-gradient(…) ou conic-gradient(…) com cores.",
@@ -67,30 +67,8 @@ const count = z
   .min(0, GENERIC.nonNegative)
   .max(2_147_483_647, "Number must be less than or equal to 2147483647");
 
-const isFile = (value: unknown): value is File => typeof File !== "undefined" && value instanceof File;
-
-/**
- * A chosen image file. In the browser this mirrors the server's checks (declared type, size); the
- * server reads the file itself and checks it by content (magic bytes). Empty inputs are "no file".
- */
-const imageFile = z
-  .any()
-  .optional()
-  .superRefine((value, ctx) => {
-    if (!isFile(value) || (value.size === 0 && value.name === "")) return;
-    // The server's order: size first (an oversized file is dropped unread), then the type.
-    if (value.size > IMAGE_MAX_BYTES) ctx.addIssue({ code: "custom", message: MESSAGES.imageTooLarge });
-    else if (!INLINE_IMAGE_TYPES.has(value.type)) ctx.addIssue({ code: "custom", message: MESSAGES.imageType });
-  });
-
-/**
- * What is wrong with an image chosen in the browser, checked as the server checks it: over 5 MB first
- * (the server drops such a file unread), then the first bytes, which must be a JPEG/PNG/GIF/WebP/AVIF.
- */
-export function chosenImageError(size: number, head: Uint8Array): string | null {
-  if (size > IMAGE_MAX_BYTES) return MESSAGES.imageTooLarge;
-  return sniffImage(head) ? null : MESSAGES.imageType;
-}
+/** A chosen image file (checked by content on the server). Empty inputs are "no file". */
+const imageFile = uploadFileSchema("image");
 
 export const moduleSchema = z.object({
   title,

@@ -2,13 +2,13 @@
 // section without). Admins only; Teacher FLIX must be on.
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { handleAdminSave, requireCourseAdmin } from "~/features/courses/admin/actions.server";
-import { AdminPanel } from "~/features/courses/admin/AdminPanel";
+import { AdminPanel } from "~/components/admin/AdminPanel";
+import { requireCourseAdmin } from "~/features/courses/admin/actions.server";
 import { findLessonForEdit, updateLesson } from "~/features/courses/admin/content.server";
-import type { AdminActionData } from "~/features/courses/admin/form-state";
 import { LessonForm } from "~/features/courses/admin/LessonForm";
 import { lessonSchema } from "~/features/courses/admin/schemas";
 import type { RouteHandle } from "~/lib/access";
+import { handleAdminSave } from "~/server/admin-forms.server";
 import { requireUuidParam } from "~/server/request.server";
 
 export const handle: RouteHandle = { access: "admin" };
@@ -31,7 +31,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     request,
     context,
     schema: lessonSchema,
-    imageFields: [{ file: "thumbnail_file", url: "thumbnail_url", folder: "thumbnails" }],
+    files: [{ file: "thumbnail_file", url: "thumbnail_url", folder: "thumbnails" }],
     save: (value, urls) => updateLesson(context.db, lessonId, value, urls),
     failure: (message) => `Falha ao atualizar aula: ${message}`,
     notFound: "Aula não encontrada",
@@ -41,7 +41,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 
 export default function EditLesson() {
   const { lesson } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>() as AdminActionData | undefined;
+  const actionData = useActionData<typeof action>();
   const closeTo = lessonPath(lesson.id);
   return (
     <AdminPanel title="Editar Aula" description={`${lesson.moduleTitle} · ${lesson.title}`} closeTo={closeTo}>

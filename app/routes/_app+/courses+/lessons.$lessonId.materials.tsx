@@ -2,17 +2,19 @@
 // file (multipart, streamed to R2) and remove files (with a confirmation step). Admins only.
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { ADMIN_PANEL_ID, AdminPanel, useAnchoredAction } from "~/components/admin/AdminPanel";
+import { ConfirmSection } from "~/components/admin/ConfirmForm";
 import { requireCourseAdmin } from "~/features/courses/admin/actions.server";
-import { ADMIN_PANEL_ID, AdminPanel, useAnchoredAction } from "~/features/courses/admin/AdminPanel";
-import type { AdminActionData } from "~/features/courses/admin/form-state";
 import { MaterialUpload } from "~/features/courses/admin/MaterialUpload";
 import { MESSAGES } from "~/features/courses/admin/schemas";
 import { materialFileId, materialsPath } from "~/features/courses/material-files";
-import { MaterialsList } from "~/features/courses/materials";
+import { MaterialsList, REMOVE_MATERIAL } from "~/features/courses/materials";
 import { findLessonMaterials, removeMaterial, uploadMaterial } from "~/features/courses/materials.server";
 import type { RouteHandle } from "~/lib/access";
+import type { AdminRefusal } from "~/lib/admin-forms";
+import { adminReply, refusalResult } from "~/server/admin-forms.server";
 import { safeRedirect } from "~/server/auth.server";
 import { bodyKind, readFormData, requireUuidParam } from "~/server/request.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -42,7 +44,9 @@ const removeMaterialSchema = z.object({
   redirectTo: z.string().max(2000).optional(),
 });
 
-const notice = (title: string, description?: string): AdminActionData => ({ result: null, notice: { tone: "error", title, description } });
+/** An upload refused: the body is read by the upload itself, so there is no submission to reply with. */
+const uploadRefusal = (code: AdminRefusal, status: number, description: string) =>
+  adminReply(refusalResult(["Erro no upload", description]), code, status);
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const lessonId = requireUuidParam(params, "lessonId", "Aula não encontrada");
@@ -59,22 +63,22 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
           description: "Arquivo disponível para estudantes.",
         });
       case "not_found":
-        return data(notice("Erro no upload", "Aula não encontrada"), { status: 404 });
+        return uploadRefusal("not_found", 404, "Aula não encontrada");
       case "no_file":
-        return data(notice("Erro no upload", "Selecione um arquivo para enviar"), { status: 400 });
+        return uploadRefusal("no_file", 400, "Selecione um arquivo para enviar");
       case "too_large":
-        return data(notice("Erro no upload", MESSAGES.materialTooLarge), { status: 413 });
+        return uploadRefusal("file_too_large", 413, MESSAGES.materialTooLarge);
       case "unreadable":
-        return data(notice("Erro no upload", outcome.message), { status: 400 });
+        return uploadRefusal("unreadable", 400, outcome.message);
       case "storage_failed":
-        return data(notice("Erro no upload", outcome.message), { status: 500 });
+        return uploadRefusal("storage_failed", 500, outcome.message);
       case "save_failed":
-        return data(notice("Erro no upload", `Falha ao salvar informações do arquivo: ${outcome.message}`), { status: 500 });
+        return uploadRefusal("save_failed", 500, `Falha ao salvar informações do arquivo: ${outcome.message}`);
     }
   }
 
   const submission = parseWithZod(await readFormData(request), { schema: removeMaterialSchema });
-  if (submission.status !== "success") return data(notice("Erro", "Ação desconhecida"), { status: 400 });
+  if (submission.status !== "success") return adminReply(submission.reply({ formErrors: ["Erro", "Ação desconhecida"] }), "unknown_intent", 400);
   const { url, file, confirmed, redirectTo } = submission.value;
   const back = safeRedirect(redirectTo, lessonPath(lessonId));
   if (!confirmed) {
@@ -97,41 +101,19 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 
 export default function LessonMaterials() {
   const { lesson, confirm } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>() as AdminActionData | undefined;
+  const actionData = useActionData<typeof action>();
   const here = materialsPath(lesson.id);
   const confirmAction = useAnchoredAction(here);
   return (
     <AdminPanel title="Materiais da aula" description={lesson.title} closeTo={lessonPath(lesson.id)}>
       {confirm ? (
-        <div
-          role="alertdialog"
-          aria-labelledby="confirmar-remocao"
-          className="mb-6 rounded-xl border border-rose-300 bg-rose-50 p-4 dark:border-rose-800 dark:bg-rose-950/40"
-        >
-          <h3 id="confirmar-remocao" className="font-semibold">
-            Remover arquivo
-          </h3>
-          <p className="mt-1 text-sm">Tem certeza que deseja remover este arquivo? Esta ação não pode ser desfeita.</p>
-          <p className="mt-2 truncate text-sm font-medium">{confirm.title}</p>
-          <Form method="post" action={confirmAction} className="mt-4 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-            <input type="hidden" name="intent" value="remove" />
-            <input type="hidden" name="url" value={confirm.url} />
-            <input type="hidden" name="confirmed" value="yes" />
-            <input type="hidden" name="redirectTo" value={`${here}#${ADMIN_PANEL_ID}`} />
-            <Link
-              to={here}
-              className="inline-flex items-center justify-center rounded-lg border border-slate-300 px-4 py-2.5 font-semibold dark:border-night-700"
-            >
-              Cancelar
-            </Link>
-            <button
-              type="submit"
-              className="inline-flex items-center justify-center rounded-lg bg-rose-600 px-4 py-2.5 font-semibold text-white hover:bg-rose-500"
-            >
-              Remover
-            </button>
-          </Form>
-        </div>
+        <ConfirmSection
+          id="confirmar-remocao"
+          action={confirmAction}
+          fields={{ intent: "remove", url: confirm.url, redirectTo: `${here}#${ADMIN_PANEL_ID}` }}
+          cancelTo={here}
+          confirmation={{ ...REMOVE_MATERIAL, subject: confirm.title }}
+        />
       ) : null}
       <h3 className="mb-3 text-base font-semibold">Enviar material</h3>
       {/* A new list (upload or removal done) starts a fresh form. */}

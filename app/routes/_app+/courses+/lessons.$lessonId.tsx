@@ -1,12 +1,13 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, Outlet, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { ADMIN_PANEL_ID } from "~/components/admin/panel-id";
 import { buttonVariants } from "~/components/button";
 import { BookIcon, ChatIcon, UploadIcon } from "~/components/icons";
-import { ADMIN_PANEL_ID } from "~/features/courses/admin/panel-id";
 import { courseNotFound, handleCompleteAction, loadLessonPage } from "~/features/courses/catalog.server";
 import { Comments } from "~/features/courses/Comments";
-import { COMMENT_MAX_LENGTH, handleCommentAction, loadLessonComments, type CommentActionData } from "~/features/courses/comments.server";
+import { COMMENT_MAX_LENGTH, handleCommentAction, loadLessonComments } from "~/features/courses/comments.server";
 import { LessonTabs } from "~/features/courses/LessonTabs";
 import { AboutLesson, LessonActions, LessonHeader } from "~/features/courses/LessonView";
 import { useLessonLiveRefresh } from "~/features/courses/live";
@@ -40,7 +41,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 /** The lesson page's two forms: mark it completed, or post a comment / an admin's reply (parentId). */
 const lessonActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("complete") }),
-  // Length and emptiness are checked by addComment, which answers with the spec's messages.
+  // The comment's rules (commentSchema, the comment form's own schema) are checked by addComment, after
+  // the lesson and the right to reply, with the spec's messages; here the schema only bounds the shape.
   z.object({
     intent: z.literal("comment"),
     content: z
@@ -51,26 +53,34 @@ const lessonActionSchema = z.discriminatedUnion("intent", [
   }),
 ]);
 
+/** The answer to a body that is none of the two forms (an unknown intent). */
+type UnknownIntentData = { intent: "unknown"; result: SubmissionResult<string[]>; code: "unknown_intent" };
+
+/**
+ * Refusals answer `{ intent, result, code }`: the conform reply of the form that was sent (what was
+ * typed, field and form errors) and why, for the page to branch on; successes redirect with a toast.
+ */
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const lessonId = requireUuidParam(params, "lessonId", () => courseNotFound("lesson"));
   const user = await requireUser(request, context);
   const submission = await parseForm(request, lessonActionSchema);
   if (submission.status !== "success") {
-    return data({ intent: "unknown" as const, error: BODY_MESSAGES.unknownIntent }, { status: 400 });
+    const result = submission.reply({ formErrors: [BODY_MESSAGES.unknownIntent] });
+    return data({ intent: "unknown", result, code: "unknown_intent" } satisfies UnknownIntentData, { status: 400 });
   }
   await requireFeature(context, "feature_teacher_flix");
   const viewer = { id: user.id, isAdmin: user.isAdmin };
   const input = submission.value;
   return input.intent === "complete"
-    ? handleCompleteAction(context, viewer, lessonId)
-    : handleCommentAction(context, viewer, lessonId, { content: input.content, parentId: input.parentId ?? null });
+    ? handleCompleteAction(context, viewer, lessonId, submission)
+    : handleCommentAction(context, viewer, lessonId, { content: input.content, parentId: input.parentId ?? null }, submission);
 }
 
 export default function LessonRoute() {
   const { page, comments, isAdmin, now } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const commentFailure = actionData && actionData.intent === "comment" ? (actionData as CommentActionData) : null;
-  const completionError = actionData && actionData.intent === "complete" ? actionData.error : null;
+  const commentFailure = actionData?.intent === "comment" ? actionData : null;
+  const completionFailure = actionData?.intent === "complete" ? actionData : null;
   useLessonLiveRefresh(page.lesson.id);
 
   return (
@@ -78,7 +88,7 @@ export default function LessonRoute() {
       <LessonHeader page={page} isAdmin={isAdmin} />
       <LessonVideo videoUrl={page.lesson.videoUrl} iframe={page.lesson.iframe} title={page.lesson.title} className="mt-5" />
       <div className="mt-5">
-        <LessonActions page={page} completionError={completionError} />
+        <LessonActions page={page} completionFailure={completionFailure} />
       </div>
       <div className="mt-8">
         <LessonTabs

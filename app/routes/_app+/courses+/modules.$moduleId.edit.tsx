@@ -2,13 +2,13 @@
 // section without). Admins only; Teacher FLIX must be on.
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { handleAdminSave, requireCourseAdmin } from "~/features/courses/admin/actions.server";
-import { AdminPanel } from "~/features/courses/admin/AdminPanel";
+import { AdminPanel } from "~/components/admin/AdminPanel";
+import { requireCourseAdmin } from "~/features/courses/admin/actions.server";
 import { findModuleForEdit, updateModule } from "~/features/courses/admin/content.server";
-import type { AdminActionData } from "~/features/courses/admin/form-state";
 import { ModuleForm } from "~/features/courses/admin/ModuleForm";
 import { moduleSchema } from "~/features/courses/admin/schemas";
 import type { RouteHandle } from "~/lib/access";
+import { handleAdminSave } from "~/server/admin-forms.server";
 import { requireUuidParam } from "~/server/request.server";
 
 export const handle: RouteHandle = { access: "admin" };
@@ -31,7 +31,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     request,
     context,
     schema: moduleSchema,
-    imageFields: [
+    files: [
       { file: "image_file", url: "image_url", folder: "modules" },
       { file: "banner_file", url: "banner_url", folder: "banners" },
     ],
@@ -44,7 +44,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 
 export default function EditModule() {
   const { module } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>() as AdminActionData | undefined;
+  const actionData = useActionData<typeof action>();
   const closeTo = modulePath(module.id);
   return (
     <AdminPanel title="Editar Módulo" description={module.title} closeTo={closeTo}>

@@ -2,13 +2,13 @@
 // under /courses. Admins only; Teacher FLIX must be on.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { handleAdminSave, requireCourseAdmin } from "~/features/courses/admin/actions.server";
-import { AdminPanel } from "~/features/courses/admin/AdminPanel";
+import { AdminPanel } from "~/components/admin/AdminPanel";
+import { requireCourseAdmin } from "~/features/courses/admin/actions.server";
 import { BannerForm } from "~/features/courses/admin/BannerForm";
 import { findCoursesBanner, saveCoursesBanner } from "~/features/courses/admin/content.server";
-import type { AdminActionData } from "~/features/courses/admin/form-state";
 import { bannerSchema } from "~/features/courses/admin/schemas";
 import type { RouteHandle } from "~/lib/access";
+import { handleAdminSave } from "~/server/admin-forms.server";
 
 export const handle: RouteHandle = { access: "admin" };
 
@@ -27,7 +27,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     request,
     context,
     schema: bannerSchema,
-    imageFields: [{ file: "background_image_file", url: "background_image_url", folder: "banners" }],
+    files: [{ file: "background_image_file", url: "background_image_url", folder: "banners" }],
     save: (value, urls) => saveCoursesBanner(context.db, value, urls),
     failure: (message) => `Falha ao atualizar banner: ${message}`,
     notFound: "Banner não encontrado",
@@ -37,7 +37,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function EditCoursesBanner() {
   const { banner } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>() as AdminActionData | undefined;
+  const actionData = useActionData<typeof action>();
   return (
     <AdminPanel title="Editar banner" description="Banner do topo da página de cursos" closeTo={COURSES}>
       <BannerForm banner={banner} actionData={actionData} action={`${COURSES}/banner/edit`} closeTo={COURSES} />

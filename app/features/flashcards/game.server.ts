@@ -1,0 +1,341 @@
+// Flashcard games, server-authoritative: the picker's tiles, starting a game (1 credit, one statement),
+// the game as the learner may see it (no right answer before it is given), answering once, and the
+// learner's memory of each card (FSRS) that builds review games.
+import { sql } from "drizzle-orm";
+import { spendCreditsThen } from "~/server/credits.server";
+import { rowsOf, type DbOrTx } from "~/server/db.server";
+import { cardAudioUrl, cardImageUrl, categoryTileUrl, type MediaRefs } from "./content.server";
+import { groupCount, nextMemory, OPTIONS_PER_QUESTION, planQuestions, QUESTIONS_PER_GAME, shuffle, type Memory, type PlanCard } from "./plan";
+
+/** Ledger reason of a game's credit. */
+export const FLASHCARDS_CREDIT_REASON = "flashcards";
+
+// ——— the picker ———
+
+export type CategoryTile = { slug: string; name: string; tileUrl: string | null; cardCount: number; playable: boolean };
+export type Picker = { categories: CategoryTile[]; reviewCount: number };
+
+/**
+ * Cards ready for review: due by FSRS, or missed the last time they were asked (a missed word comes
+ * back at once, not only when its interval ends).
+ */
+const readyForReview = (now: Date) => sql`(m.due <= ${now.toISOString()} or m.last_missed)`;
+const visibleCard = sql`not k.hidden and k.deleted_at is null`;
+
+/** The 8 tiles and the review count, in one statement. */
+export async function loadPicker(db: DbOrTx, userId: string, now: Date): Promise<Picker> {
+  const rows = rowsOf(
+    await db.execute(sql`
+      select c.slug, c.name, c.tile_asset,
+        (select count(*)::int from flashcard_cards k where k.category_slug = c.slug and ${visibleCard}) as card_count,
+        (select count(distinct k.distractor_group)::int from flashcard_cards k where k.category_slug = c.slug and ${visibleCard}) as group_count,
+        (select count(*)::int from flashcard_memory m join flashcard_cards k on k.id = m.card_id
+          where m.user_id = ${userId} and ${readyForReview(now)} and ${visibleCard}) as review_count
+      from flashcard_categories c
+      order by c.order_index, c.slug`),
+  );
+  return {
+    categories: rows.map((row) => ({
+      slug: String(row.slug),
+      name: String(row.name),
+      tileUrl: categoryTileUrl(String(row.tile_asset)),
+      cardCount: Number(row.card_count),
+      playable: Number(row.group_count) >= OPTIONS_PER_QUESTION,
+    })),
+    reviewCount: Number(rows[0]?.review_count ?? 0),
+  };
+}
+
+// ——— starting a game ———
+
+export type GameTarget = { kind: "category"; slug: string } | { kind: "review" };
+
+export type StartRefusal =
+  /** No such category. */
+  | "not_found"
+  /** The category has fewer than 4 distinct cards: no question can have 4 options. */
+  | "too_few_cards"
+  /** A review game with no card seen yet. */
+  | "nothing_to_review"
+  | "credits_exhausted";
+
+export type StartResult = { ok: true; gameId: string; balance: number } | { ok: false; code: StartRefusal; balance: number | null };
+
+type PoolCard = PlanCard & { seen: boolean; ready: boolean; missed: boolean; due: number };
+
+async function loadPool(db: DbOrTx, userId: string, target: GameTarget, now: Date): Promise<{ exists: boolean; cards: PoolCard[] }> {
+  const rows = rowsOf(
+    await db.execute(sql`
+      select c.slug as category_exists, k.id, k.category_slug, k.distractor_group,
+        m.due, coalesce(m.last_missed, false) as missed, (m.card_id is not null) as seen,
+        coalesce(${readyForReview(now)}, false) as ready
+      from flashcard_categories c
+      left join flashcard_cards k on k.category_slug = c.slug and ${visibleCard}
+      left join flashcard_memory m on m.card_id = k.id and m.user_id = ${userId}
+      ${target.kind === "category" ? sql`where c.slug = ${target.slug}` : sql``}`),
+  );
+  return {
+    exists: rows.length > 0,
+    cards: rows
+      .filter((row) => row.id !== null)
+      .map((row) => ({
+        id: String(row.id),
+        categorySlug: String(row.category_slug),
+        distractorGroup: String(row.distractor_group),
+        seen: Boolean(row.seen),
+        ready: Boolean(row.ready),
+        missed: Boolean(row.missed),
+        due: row.due ? new Date(String(row.due)).getTime() : Number.POSITIVE_INFINITY,
+      })),
+  };
+}
+
+/** Review order: missed last time, then due soonest; only cards the learner has seen. */
+function reviewCards(pool: PoolCard[], random: () => number): PoolCard[] {
+  return shuffle(
+    pool.filter((card) => card.seen),
+    random,
+  ).sort((a, b) => Number(b.ready) - Number(a.ready) || Number(b.missed) - Number(a.missed) || a.due - b.due);
+}
+
+/**
+ * Spends 1 credit and creates the game in one statement (or neither): up to 10 cards of the category
+ * (or the learner's review cards), no repeats, 4 shuffled options each; counts `flashcards_played`.
+ */
+export async function startGame(
+  db: DbOrTx,
+  userId: string,
+  target: GameTarget,
+  now: Date,
+  random: () => number = Math.random,
+): Promise<StartResult> {
+  const pool = await loadPool(db, userId, target, now);
+  if (!pool.exists) return { ok: false, code: "not_found", balance: null };
+
+  let asked: PoolCard[];
+  if (target.kind === "category") {
+    if (groupCount(pool.cards) < OPTIONS_PER_QUESTION) return { ok: false, code: "too_few_cards", balance: null };
+    asked = shuffle(pool.cards, random).slice(0, QUESTIONS_PER_GAME);
+  } else {
+    // A category that cannot make a question (an admin hid most of it) gives no review card.
+    const playable = new Set(
+      [...new Set(pool.cards.map((card) => card.categorySlug))].filter(
+        (slug) => groupCount(pool.cards.filter((card) => card.categorySlug === slug)) >= OPTIONS_PER_QUESTION,
+      ),
+    );
+    asked = reviewCards(pool.cards, random)
+      .filter((card) => playable.has(card.categorySlug))
+      .slice(0, QUESTIONS_PER_GAME);
+    if (asked.length === 0) return { ok: false, code: "nothing_to_review", balance: null };
+  }
+  const questions = planQuestions(asked, pool.cards, random);
+  if (!questions) return { ok: false, code: "too_few_cards", balance: null };
+
+  const planned = JSON.stringify(
+    questions.map((question, position) => ({ position, card_id: question.cardId, option_ids: question.optionIds })),
+  );
+  const { spend, row } = await spendCreditsThen(
+    db,
+    userId,
+    1,
+    FLASHCARDS_CREDIT_REASON,
+    sql`game as (
+        insert into flashcard_games (user_id, category_slug, kind, question_count)
+        select id, ${target.kind === "category" ? target.slug : null}, ${target.kind}, ${questions.length} from spent
+        returning id
+      ), questions as (
+        insert into flashcard_questions (game_id, position, card_id, option_ids)
+        select game.id, q.position, q.card_id, q.option_ids
+        from game cross join jsonb_to_recordset(${planned}::jsonb) as q(position smallint, card_id uuid, option_ids uuid[])
+      ), outcome as (select id from game)`,
+    sql`flashcards_played = flashcards_played + 1`,
+  );
+  if (!spend.ok || !row) return { ok: false, code: "credits_exhausted", balance: spend.balance };
+  return { ok: true, gameId: String(row.id), balance: spend.balance };
+}
+
+// ——— the game as the learner sees it ———
+
+export type OptionView = { id: string; word: string; audioUrl: string | null };
+/** Given only once the question is answered. */
+export type AnswerView = { chosenId: string; correctId: string; correct: boolean; word: string; translation: string };
+export type QuestionView = { position: number; imageUrl: string | null; options: OptionView[]; answer: AnswerView | null };
+export type MissedWord = { word: string; translation: string; imageUrl: string | null; audioUrl: string | null };
+export type GameView = {
+  id: string;
+  kind: "category" | "review";
+  category: { slug: string; name: string } | null;
+  questionCount: number;
+  answeredCount: number;
+  correctCount: number;
+  finished: boolean;
+  questions: QuestionView[];
+  /** Filled when the game is finished: the words answered wrong. */
+  missed: MissedWord[];
+};
+
+type QuestionRow = MediaRefs & {
+  position: number;
+  cardId: string;
+  chosenId: string | null;
+  correct: boolean | null;
+  word: string;
+  translation: string;
+  options: (Pick<MediaRefs, "audioAsset" | "audioKey"> & { id: string; word: string })[];
+};
+
+/** The learner's own game, in one statement; null for a missing game or someone else's. */
+export async function loadGame(db: DbOrTx, userId: string, gameId: string): Promise<GameView | null> {
+  const row = rowsOf(
+    await db.execute(sql`
+      select g.id, g.kind, g.category_slug, cat.name as category_name, g.question_count, g.answered_count, g.correct_count,
+        g.finished_at is not null as finished,
+        (select json_agg(json_build_object(
+            'position', q.position, 'cardId', q.card_id, 'chosenId', q.chosen_id, 'correct', q.correct,
+            'word', k.word, 'translation', k.translation,
+            'imageAsset', k.image_asset, 'imageKey', k.image_key, 'audioAsset', k.audio_asset, 'audioKey', k.audio_key,
+            'options', (select json_agg(json_build_object('id', o.id, 'word', o.word, 'audioAsset', o.audio_asset, 'audioKey', o.audio_key) order by u.ord)
+                        from unnest(q.option_ids) with ordinality as u(id, ord) join flashcard_cards o on o.id = u.id)
+          ) order by q.position)
+         from flashcard_questions q join flashcard_cards k on k.id = q.card_id where q.game_id = g.id) as questions
+      from flashcard_games g left join flashcard_categories cat on cat.slug = g.category_slug
+      where g.id = ${gameId} and g.user_id = ${userId}`),
+  )[0];
+  if (!row) return null;
+  const questions = (typeof row.questions === "string" ? JSON.parse(row.questions) : (row.questions ?? [])) as QuestionRow[];
+  const finished = Boolean(row.finished);
+  return {
+    id: String(row.id),
+    kind: row.kind === "review" ? "review" : "category",
+    category: row.category_slug ? { slug: String(row.category_slug), name: String(row.category_name) } : null,
+    questionCount: Number(row.question_count),
+    answeredCount: Number(row.answered_count),
+    correctCount: Number(row.correct_count),
+    finished,
+    questions: questions.map((question) => ({
+      position: question.position,
+      imageUrl: cardImageUrl(question),
+      options: question.options.map((option) => ({ id: option.id, word: option.word, audioUrl: cardAudioUrl(option) })),
+      answer:
+        question.chosenId === null
+          ? null
+          : {
+              chosenId: question.chosenId,
+              correctId: question.cardId,
+              correct: Boolean(question.correct),
+              word: question.word,
+              translation: question.translation,
+            },
+    })),
+    missed: finished
+      ? questions
+          .filter((question) => question.correct === false)
+          .map((question) => ({
+            word: question.word,
+            translation: question.translation,
+            imageUrl: cardImageUrl(question),
+            audioUrl: cardAudioUrl(question),
+          }))
+      : [],
+  };
+}
+
+/** The question to show when a game is opened without a position: the first one not answered. */
+export const currentPosition = (game: GameView) => game.questions.find((question) => question.answer === null)?.position ?? null;
+
+// ——— answering ———
+
+export type AnswerRefusal = "not_found" | "already_answered" | "invalid_option";
+export type AnswerResult =
+  | {
+      ok: true;
+      correct: boolean;
+      correctId: string;
+      word: string;
+      translation: string;
+      answeredCount: number;
+      correctCount: number;
+      finished: boolean;
+    }
+  | { ok: false; code: AnswerRefusal };
+
+/**
+ * Stores the answer to one question of the learner's own game — once: the update matches only an
+ * unanswered question whose options include the choice — and the game's counts in the same statement;
+ * then the card's memory (FSRS).
+ */
+export async function answerQuestion(
+  db: DbOrTx,
+  userId: string,
+  input: { gameId: string; position: number; chosenId: string },
+  now: Date,
+): Promise<AnswerResult> {
+  const { gameId, position, chosenId } = input;
+  const answered = rowsOf(
+    await db.execute(sql`
+      with answered as (
+        update flashcard_questions q set chosen_id = ${chosenId}, correct = (q.card_id = ${chosenId}::uuid), answered_at = ${now.toISOString()}
+        from flashcard_games g
+        where q.game_id = ${gameId} and q.position = ${position} and g.id = q.game_id and g.user_id = ${userId}
+          and q.chosen_id is null and ${chosenId}::uuid = any(q.option_ids)
+        returning q.card_id, q.correct
+      ), counted as (
+        update flashcard_games g set answered_count = g.answered_count + 1,
+          correct_count = g.correct_count + (select count(*)::int from answered where correct),
+          finished_at = case when g.answered_count + 1 >= g.question_count then ${now.toISOString()}::timestamptz else g.finished_at end
+        where g.id = ${gameId} and exists (select 1 from answered)
+        returning g.answered_count, g.correct_count, g.finished_at is not null as finished
+      )
+      select a.card_id, a.correct, k.word, k.translation, c.answered_count, c.correct_count, c.finished,
+        m.due, m.stability, m.difficulty, m.elapsed_days, m.scheduled_days, m.reps, m.lapses, m.state, m.last_review
+      from answered a cross join counted c join flashcard_cards k on k.id = a.card_id
+      left join flashcard_memory m on m.user_id = ${userId} and m.card_id = a.card_id`),
+  )[0];
+  if (!answered) return { ok: false, code: await whyNotAnswered(db, userId, gameId, position) };
+
+  const correct = Boolean(answered.correct);
+  const previous: Memory | null =
+    answered.due === null
+      ? null
+      : {
+          due: new Date(String(answered.due)),
+          stability: Number(answered.stability),
+          difficulty: Number(answered.difficulty),
+          elapsed_days: Number(answered.elapsed_days),
+          scheduled_days: Number(answered.scheduled_days),
+          reps: Number(answered.reps),
+          lapses: Number(answered.lapses),
+          state: Number(answered.state),
+          last_review: answered.last_review ? new Date(String(answered.last_review)) : null,
+        };
+  const memory = nextMemory(previous, correct, now);
+  await db.execute(sql`
+    insert into flashcard_memory (user_id, card_id, due, stability, difficulty, elapsed_days, scheduled_days, reps, lapses, state, last_review, last_missed)
+    values (${userId}, ${String(answered.card_id)}, ${memory.due.toISOString()}, ${memory.stability}, ${memory.difficulty}, ${memory.elapsed_days},
+      ${memory.scheduled_days}, ${memory.reps}, ${memory.lapses}, ${memory.state}, ${(memory.last_review ?? now).toISOString()}, ${!correct})
+    on conflict (user_id, card_id) do update set due = excluded.due, stability = excluded.stability, difficulty = excluded.difficulty,
+      elapsed_days = excluded.elapsed_days, scheduled_days = excluded.scheduled_days, reps = excluded.reps, lapses = excluded.lapses,
+      state = excluded.state, last_review = excluded.last_review, last_missed = excluded.last_missed`);
+
+  return {
+    ok: true,
+    correct,
+    correctId: String(answered.card_id),
+    word: String(answered.word),
+    translation: String(answered.translation),
+    answeredCount: Number(answered.answered_count),
+    correctCount: Number(answered.correct_count),
+    finished: Boolean(answered.finished),
+  };
+}
+
+/** Only on the refusal path: which rule stopped the answer. */
+async function whyNotAnswered(db: DbOrTx, userId: string, gameId: string, position: number): Promise<AnswerRefusal> {
+  const row = rowsOf(
+    await db.execute(sql`
+      select q.chosen_id from flashcard_questions q join flashcard_games g on g.id = q.game_id
+      where q.game_id = ${gameId} and q.position = ${position} and g.user_id = ${userId}`),
+  )[0];
+  if (!row) return "not_found";
+  return row.chosen_id === null ? "invalid_option" : "already_answered";
+}

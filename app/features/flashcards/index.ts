@@ -1,0 +1,12 @@
+// The flashcards feature's public face for other features (decision 0010). Server-only for now: the
+// signed-in shell's loader asks it which pictures and sounds to warm after sign-in.
+import { FEEDBACK, SHIPPED_TILE_URLS } from "./content.server";
+
+/**
+ * Spec §9 "image preloader after login", the flashcards' two groups in order: the 8 category tiles,
+ * then the core assets (feedback sounds, tier pictures). From the shipped manifest: no query.
+ */
+export function flashcardsPreloadUrls(): string[] {
+  const tiers = Object.values(FEEDBACK.tiers);
+  return [...SHIPPED_TILE_URLS, FEEDBACK.sounds.correct, FEEDBACK.sounds.incorrect, ...tiers.map((tier) => tier.imageUrl)];
+}

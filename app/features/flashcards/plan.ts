@@ -1,0 +1,88 @@
+// The rules of a flashcard game that need no database: which cards are asked, which options each
+// question shows, the result tier and the learner's memory of a card (FSRS). Pure and seeded by a
+// `random` function, so tests can pin them.
+import { createEmptyCard, fsrs, Rating, type Card } from "ts-fsrs";
+
+/** Spec §9: a quiz has up to 10 questions, each with 4 options. */
+export const QUESTIONS_PER_GAME = 10;
+export const OPTIONS_PER_QUESTION = 4;
+
+export type PlanCard = { id: string; categorySlug: string; distractorGroup: string };
+export type PlannedQuestion = { cardId: string; optionIds: string[] };
+
+export function shuffle<T>(items: readonly T[], random: () => number): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy;
+}
+
+/**
+ * Options for each asked card: the card and 3 cards of its own category whose distractor groups differ
+ * from its own and from each other (near-synonyms are never options of one question), shuffled. Null
+ * when a category has fewer than 4 groups to draw from.
+ */
+export function planQuestions(asked: readonly PlanCard[], pool: readonly PlanCard[], random: () => number): PlannedQuestion[] | null {
+  const questions: PlannedQuestion[] = [];
+  for (const card of asked) {
+    const seenGroups = new Set([card.distractorGroup]);
+    const distractors: PlanCard[] = [];
+    for (const candidate of shuffle(
+      pool.filter((other) => other.categorySlug === card.categorySlug),
+      random,
+    )) {
+      if (seenGroups.has(candidate.distractorGroup)) continue;
+      seenGroups.add(candidate.distractorGroup);
+      distractors.push(candidate);
+      if (distractors.length === OPTIONS_PER_QUESTION - 1) break;
+    }
+    if (distractors.length < OPTIONS_PER_QUESTION - 1) return null;
+    questions.push({ cardId: card.id, optionIds: shuffle([card.id, ...distractors.map((d) => d.id)], random) });
+  }
+  return questions;
+}
+
+/** How many distinct distractor groups a set of cards has (a category needs 4 to make a question). */
+export const groupCount = (cards: readonly PlanCard[]) => new Set(cards.map((card) => card.distractorGroup)).size;
+
+export type Tier = "perfect" | "good" | "okay" | "poor";
+
+/** Spec §9 tiers for 10 questions (10 perfect, 7–9 good, 3–6 okay, below 3 poor), in proportion for shorter games. */
+export function tierOf(correct: number, total: number): Tier {
+  if (total > 0 && correct >= total) return "perfect";
+  const share = total > 0 ? correct / total : 0;
+  if (share >= 0.7) return "good";
+  if (share >= 0.3) return "okay";
+  return "poor";
+}
+
+export const percentOf = (correct: number, total: number) => (total > 0 ? Math.round((correct / total) * 100) : 0);
+
+// ——— memory (FSRS, no short-term steps: a miss is due again soon, a hit later and later) ———
+
+export type Memory = Pick<Card, "due" | "stability" | "difficulty" | "elapsed_days" | "scheduled_days" | "reps" | "lapses" | "state"> & {
+  last_review?: Date | null;
+};
+
+const scheduler = fsrs({ enable_short_term: false });
+
+/** The card's memory after one answer (`previous` null: first time seen). */
+export function nextMemory(previous: Memory | null, correct: boolean, now: Date): Memory {
+  const card: Card = previous
+    ? { ...createEmptyCard(now), ...previous, last_review: previous.last_review ?? undefined, learning_steps: 0 }
+    : createEmptyCard(now);
+  const { card: next } = scheduler.next(card, now, correct ? Rating.Good : Rating.Again);
+  return {
+    due: next.due,
+    stability: next.stability,
+    difficulty: next.difficulty,
+    elapsed_days: next.elapsed_days,
+    scheduled_days: next.scheduled_days,
+    reps: next.reps,
+    lapses: next.lapses,
+    state: next.state,
+    last_review: next.last_review ?? now,
+  };
+}

@@ -1,0 +1,69 @@
+// Helpers the benchmarks share: an env file for scripts/start.mjs, waiting for it to be ready,
+// signing in as the development learner and the gzip size of what a page downloads.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { gzipSync } from "node:zlib";
+
+/** The development seed's learner (scripts/lib/seed.ts). */
+export const LEARNER = { email: "aluno@nika.local", password: "NikaAluno123" };
+
+/**
+ * Writes `path` from .dev.vars.example with the bench's own embedded-database and websocket-proxy
+ * ports and APP_URL on `port`, so it never meets a dev server; `extra` is appended as is.
+ */
+export function writeBenchVars(path, { port, pgPort, wsPort, extra = "" }) {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(
+    path,
+    readFileSync(".dev.vars.example", "utf8")
+      .replace(/127\.0\.0\.1:54320/, `127.0.0.1:${pgPort}`)
+      .replace(/DB_WS_PROXY=.*/, `DB_WS_PROXY=127.0.0.1:${wsPort}`)
+      .replace(/APP_URL=.*/, `APP_URL=http://localhost:${port}`) + extra,
+  );
+}
+
+/** Resolves when a spawned scripts/start.mjs (stdio with "ipc") reports ready; rejects if it exits first. */
+export function untilReady(child) {
+  return new Promise((resolve, reject) => {
+    child.on("message", (m) => m?.ready && resolve());
+    child.on("exit", (code) => reject(new Error(`start.mjs exited ${code}`)));
+  });
+}
+
+/** Signs in as the learner through POST /signin; returns the `nika_session=…` Cookie header value. */
+export async function signInAsLearner(base, extraFields = {}) {
+  const response = await fetch(`${base}/signin`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ ...LEARNER, ...extraFields }),
+  });
+  await response.arrayBuffer();
+  const cookie = response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .filter((c) => c.startsWith("nika_session="))
+    .join("; ");
+  if (!cookie) throw new Error(`sign-in failed (${response.status})`);
+  return cookie;
+}
+
+/** Debian's chromium, as the e2e tests use it. */
+export async function launchChromium() {
+  const { chromium } = await import("@playwright/test");
+  return chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+}
+
+/** Bytes of `url`'s body once gzipped. */
+export async function gzipSizeOf(url) {
+  return gzipSync(Buffer.from(await (await fetch(url)).arrayBuffer())).length;
+}
+
+/** Sum of gzipSizeOf over `urls`, one at a time. */
+export async function totalGzipSize(urls) {
+  let total = 0;
+  for (const url of urls) total += await gzipSizeOf(url);
+  return total;
+}
+
+export const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
