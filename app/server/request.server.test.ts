@@ -44,6 +44,26 @@ const chunked = (chunks: number, size: number, type = "application/x-www-form-ur
     duplex: "half",
   } as RequestInit);
 
+const FILE_PART_HEAD = `--b\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\n\r\n`;
+
+/** A multipart upload whose stream stays open after `chunks` (the client is still sending); tells whether the reader cancelled it. */
+function unfinishedUpload(chunks: Uint8Array[]) {
+  let cancelled = false;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+    },
+    cancel: () => void (cancelled = true),
+  });
+  const request = new Request("https://nika.test/x", {
+    method: "POST",
+    body,
+    headers: { "Content-Type": "multipart/form-data; boundary=b" },
+    duplex: "half",
+  } as RequestInit);
+  return { request, cancelled: () => cancelled };
+}
+
 describe("readFormData", () => {
   it("reads url-encoded and multipart forms", async () => {
     const form = await readFormData(post("a=1&b=%C3%A9", { "Content-Type": "application/x-www-form-urlencoded" }));
@@ -289,22 +309,11 @@ describe("readMultipart limits", () => {
   });
 
   it("stops a body past its cap with BodyTooLargeError and releases the rest", async () => {
-    let cancelled = false;
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        controller.enqueue(new TextEncoder().encode(`--b\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\n\r\n`));
-        controller.enqueue(new Uint8Array(2048));
-      },
-      cancel: () => void (cancelled = true),
-    });
-    const request = new Request("https://nika.test/x", {
-      method: "POST",
-      body,
-      headers: { "Content-Type": "multipart/form-data; boundary=b" },
-      duplex: "half",
-    } as RequestInit);
-    await expect(readMultipart(request, 1024, async (part) => (await drain(part.data), undefined))).rejects.toBeInstanceOf(BodyTooLargeError);
-    expect(cancelled).toBe(true);
+    const upload = unfinishedUpload([new TextEncoder().encode(FILE_PART_HEAD), new Uint8Array(2048)]);
+    await expect(readMultipart(upload.request, 1024, async (part) => (await drain(part.data), undefined))).rejects.toBeInstanceOf(
+      BodyTooLargeError,
+    );
+    expect(upload.cancelled()).toBe(true);
   });
 });
 
@@ -345,26 +354,15 @@ describe("broken bodies", () => {
 
 describe("giving up half-way", () => {
   it("when the file handler fails, the rest of the body is released", async () => {
-    let cancelled = false;
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        // a file part that has started but whose end has not arrived (the upload is still going)
-        controller.enqueue(new TextEncoder().encode(`--b\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\n\r\n0123456789`));
-      },
-      cancel: () => void (cancelled = true),
-    });
-    const request = new Request("https://nika.test/x", {
-      method: "POST",
-      body,
-      headers: { "Content-Type": "multipart/form-data; boundary=b" },
-      duplex: "half",
-    } as RequestInit);
+    // a file part that has started but whose end has not arrived (the upload is still going)
+    const upload = unfinishedUpload([new TextEncoder().encode(`${FILE_PART_HEAD}0123456789`)]);
+    const request = upload.request;
     const failure = new Error("armazenamento recusou");
     await expect(
       readMultipart(request, 1024, async () => {
         throw failure;
       }),
     ).rejects.toBe(failure);
-    expect(cancelled).toBe(true);
+    expect(upload.cancelled()).toBe(true);
   });
 });

@@ -3,10 +3,12 @@
 // (checked in the database: the game screens are another issue's work) —, moving, hiding and deleting
 // it after confirming, and adding a card with a picture and a recording. Each test works on cards of its
 // own, appended to Animais, and soft-deletes them afterwards. Upload refusals are covered by
-// tests/integration/flashcards-admin.test.ts.
+// tests/integration/flashcards-admin.test.ts. Last, the whole way round: an admin edits a card's word and
+// a learner (another browser) sees the new word among the options of a game of that category — played on
+// a category no other journey plays, one per project, most of it hidden meanwhile and restored after.
 import { readFileSync } from "node:fs";
 import type { Page, TestInfo } from "@playwright/test";
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { flashcardCards } from "../../app/server/schema";
 import { adminPanel, expect, expectAccessible, jsEnabled, test, visit, withDb } from "./support";
 
@@ -209,5 +211,89 @@ test("learners cannot open the flashcard admin pages (redirected home)", async (
   for (const path of [LIST, `${LIST}/new`, `/flashcard-v2/admin/cards/${cardId}`]) {
     await page.goto(path);
     await expect(page).toHaveRedirectedTo("/");
+  }
+});
+
+/**
+ * Each project plays a category of its own that no other journey plays (the projects run at once on
+ * one database, and this test hides most of the category for a while).
+ */
+const OWN_CATEGORY = {
+  js: { slug: "profissoes", tile: /^Profissões e Empregos/ },
+  "no-js": { slug: "lugares", tile: /^Lugares e Transporte/ },
+} as const;
+
+test("an admin edits a card's word and a learner's next game of that category shows the new word, not the old one", async ({
+  page,
+  admin: _,
+  createAccount,
+  pageAs,
+}, testInfo) => {
+  const category = OWN_CATEGORY[testInfo.project.name as keyof typeof OWN_CATEGORY];
+  const list = `/flashcard-v2/admin/${category.slug}`;
+  // Arrange: only 4 cards of 4 distinct distractor groups stay visible, so every question of the
+  // learner's game has all 4 of them as options — the edited one among them.
+  const visibleCards = await withDb((db) =>
+    db
+      .select()
+      .from(flashcardCards)
+      .where(and(eq(flashcardCards.categorySlug, category.slug), eq(flashcardCards.hidden, false), isNull(flashcardCards.deletedAt)))
+      .orderBy(flashcardCards.orderIndex),
+  );
+  const kept: typeof visibleCards = [];
+  for (const card of visibleCards) {
+    if (kept.length < 4 && !kept.some((other) => other.distractorGroup === card.distractorGroup)) kept.push(card);
+  }
+  expect(kept).toHaveLength(4);
+  const original = kept[0]!;
+  const keptIds = kept.map((card) => card.id);
+  const hiddenIds = visibleCards.filter((card) => !keptIds.includes(card.id)).map((card) => card.id);
+  const newWord = uniqueWord(testInfo, "novapalavra");
+  await withDb((db) => db.update(flashcardCards).set({ hidden: true }).where(inArray(flashcardCards.id, hiddenIds)));
+  try {
+    // the admin changes the word on the card's form
+    await visit(page, list);
+    await cardRow(page, original.word)
+      .getByRole("link", { name: `Editar ${original.word}`, exact: true })
+      .click();
+    await expect(page).toHaveURL(`/flashcard-v2/admin/cards/${original.id}#painel-admin`);
+    const panel = adminPanel(page, testInfo, "Editar cartão");
+    await expect(panel.getByLabel("Palavra em inglês")).toHaveValue(original.word);
+    await panel.getByLabel("Palavra em inglês").fill(newWord);
+    await panel.getByRole("button", { name: "Salvar cartão" }).click();
+    await expect(page).toHaveRedirectedTo(list);
+    await expect(page).toShowToast("Cartão salvo", { description: "As mudanças já valem para os próximos jogos." });
+    await expect(cardRow(page, newWord)).toBeVisible();
+
+    // a learner, in a browser of their own, starts a game of the category and sees the new word
+    const learnerPage = await pageAs(await createAccount("learner"));
+    await visit(learnerPage, "/flashcard-v2");
+    await learnerPage.getByRole("button", { name: category.tile }).click();
+    await expect(learnerPage).toHaveURL(/\/flashcard-v2\/[0-9a-f-]{36}(\?|$)/);
+    const question = learnerPage.getByRole("group", { name: "What is this?" });
+    await expect(question).toBeVisible();
+    await expect(learnerPage.getByTestId("flashcard-position")).toHaveText("Cartão 1 de 4");
+    await expect(question.getByRole("radio")).toHaveCount(4);
+    await expect(question.getByRole("radio", { name: newWord, exact: true })).toBeVisible();
+    await expect(question.getByText(newWord, { exact: true })).toBeVisible();
+    await expect(question.getByRole("radio", { name: original.word, exact: true })).toHaveCount(0);
+    await expect(question.getByText(original.word, { exact: true })).toHaveCount(0);
+  } finally {
+    // the category as it was: the card's word, translation, group and media, and the hidden cards shown
+    await withDb(async (db) => {
+      await db
+        .update(flashcardCards)
+        .set({
+          word: original.word,
+          translation: original.translation,
+          distractorGroup: original.distractorGroup,
+          imageAsset: original.imageAsset,
+          imageKey: original.imageKey,
+          audioAsset: original.audioAsset,
+          audioKey: original.audioKey,
+        })
+        .where(eq(flashcardCards.id, original.id));
+      await db.update(flashcardCards).set({ hidden: false }).where(inArray(flashcardCards.id, hiddenIds));
+    });
   }
 });

@@ -5,7 +5,7 @@
 // are read from the database: the page never has them before the learner answers.
 import type { Page } from "@playwright/test";
 import { asc, eq, sql } from "drizzle-orm";
-import { flashcardCategories, flashcardGames, flashcardQuestions, users } from "../../app/server/schema";
+import { flashcardCategories, flashcardGames, flashcardQuestions, modules, users } from "../../app/server/schema";
 import { expect, expectAccessible, jsEnabled, test, userById, visit, waitForHydration, withDb } from "./support";
 
 const GAME_URL = /\/flashcard-v2\/([0-9a-f-]{36})(\?|$)/;
@@ -276,23 +276,43 @@ test("with JavaScript a game whose pictures cannot load shows the error screen a
   await expect(page).toHaveRedirectedTo("/flashcard-v2");
 });
 
-test("with JavaScript the pictures and sounds of the flashcards are warmed 1 s after the first signed-in page, once per session", async ({
+test("with JavaScript the flashcards' pictures and sounds and the modules' pictures are warmed 1 s after the first signed-in page, once per session", async ({
   page,
   learner: _,
 }, testInfo) => {
   test.skip(!jsEnabled(testInfo), "the preloader needs JavaScript");
-  const warmed: string[] = [];
-  page.on("request", (request) => {
-    if (request.url().includes("/content/flashcards/")) warmed.push(new URL(request.url()).pathname);
-  });
-  await visit(page, "/");
-  await expect.poll(() => warmed.filter((path) => path.includes("/category-")).length, { timeout: 10_000 }).toBe(8);
-  await expect.poll(() => warmed.filter((path) => /\/(sound-(correct|incorrect)|tier-)/.test(path)).length).toBe(6);
-  expect(await page.evaluate(() => sessionStorage.getItem("nika:preloaded"))).toBe("1");
-  // a reload in the same session does not warm them again
-  warmed.length = 0;
-  await page.reload();
-  await waitForHydration(page);
-  await page.waitForTimeout(1500);
-  expect(warmed).toEqual([]);
+  const moduleImage = `/media/modules/preload-${testInfo.testId}.png`;
+  const [module] = await withDb((db) =>
+    db
+      .insert(modules)
+      .values({
+        title: "Módulo do preloader",
+        description: "Imagem aquecida após o login.",
+        orderIndex: -8_000_000,
+        available: "yes",
+        imageUrl: moduleImage,
+      })
+      .returning({ id: modules.id }),
+  );
+  try {
+    const warmed: string[] = [];
+    page.on("request", (request) => {
+      const path = new URL(request.url()).pathname;
+      if (path.startsWith("/content/flashcards/") || path.startsWith("/media/") || path === "/resources/preload") warmed.push(path);
+    });
+    await visit(page, "/");
+    await expect.poll(() => warmed.filter((path) => path.includes("/category-")).length, { timeout: 10_000 }).toBe(8);
+    await expect.poll(() => warmed.filter((path) => /\/(sound-(correct|incorrect)|tier-)/.test(path)).length).toBe(6);
+    await expect.poll(() => warmed).toContain(moduleImage);
+    expect(warmed.filter((path) => path === "/resources/preload")).toHaveLength(1);
+    expect(await page.evaluate(() => sessionStorage.getItem("nika:preloaded"))).toBe("1");
+    // a reload in the same session does not ask for the list nor warm anything again
+    warmed.length = 0;
+    await page.reload();
+    await waitForHydration(page);
+    await page.waitForTimeout(1500);
+    expect(warmed).toEqual([]);
+  } finally {
+    await withDb((db) => db.delete(modules).where(eq(modules.id, module!.id)));
+  }
 });

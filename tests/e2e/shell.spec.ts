@@ -56,18 +56,20 @@ test("an unknown path shows the 404 page with a link home", async ({ page }) => 
 });
 
 test("a disabled feature shows the feature-disabled screen, enforced on the server", async ({ page, learner: _ }, testInfo) => {
+  // The flag is shared by every test running meanwhile: one project toggles it, and it is one no other spec plays
+  // (the pronunciation game is still "em breve"; when it lands, give this test a flag of its own).
   test.skip(testInfo.project.name !== "js", "one project toggles the shared flag");
   await page.goto("/labs");
-  await withDb((db) => db.update(appConfig).set({ configValue: false }).where(eq(appConfig.configKey, "feature_flashcards")));
+  await withDb((db) => db.update(appConfig).set({ configValue: false }).where(eq(appConfig.configKey, "feature_pronunciation")));
   try {
-    const response = await page.goto("/flashcard-v2");
+    const response = await page.goto("/pronunciation-game");
     expect(response?.status()).toBe(403);
     await expect(page.getByRole("heading", { name: "Recurso Temporariamente Indisponível" })).toBeVisible();
     await expectAccessible(page);
   } finally {
-    await withDb((db) => db.update(appConfig).set({ configValue: true }).where(eq(appConfig.configKey, "feature_flashcards")));
+    await withDb((db) => db.update(appConfig).set({ configValue: true }).where(eq(appConfig.configKey, "feature_pronunciation")));
   }
-  const response = await page.goto("/flashcard-v2");
+  const response = await page.goto("/pronunciation-game");
   expect(response?.status()).toBe(200);
 });
 

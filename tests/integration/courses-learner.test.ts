@@ -146,6 +146,19 @@ const commentRefusal = (code: string, sent: Record<string, string | undefined>, 
   result: { status: "error", initialValue: sent, error, fields: expect.arrayContaining(["intent"]) },
 });
 
+/** Posts the comment form and expects it refused with `status`, `code` and the reply of the form that was sent. */
+async function expectCommentRefused(
+  world: World,
+  lessonId: string,
+  form: Record<string, string>,
+  account: Account,
+  expected: { status: number; code: string; error: Record<string, string[]> },
+) {
+  const outcome = await act(world, lessonId, form, account);
+  expect(outcome.status).toBe(expected.status);
+  expect(outcome.data).toEqual(commentRefusal(expected.code, form, expected.error));
+}
+
 const expectNotFound = (outcome: Outcome, kind: "module" | "lesson") => {
   expect(outcome.status).toBe(404);
   expect(isCourseNotFound(outcome.data)).toBe(true);
@@ -603,15 +616,11 @@ describe("comments", () => {
     const [top] = await stored();
     const before = (await world.db.select().from(lessonComments)).length;
 
-    const byLearner = await act(world, lessonId, { intent: "comment", content: "Eu respondo", parentId: top!.id }, world.learner);
-    expect(byLearner.status).toBe(403);
-    expect(byLearner.data).toEqual(
-      commentRefusal(
-        "admin_only",
-        { intent: "comment", content: "Eu respondo", parentId: top!.id },
-        { "": ["Apenas administradores podem responder comentários."] },
-      ),
-    );
+    await expectCommentRefused(world, lessonId, { intent: "comment", content: "Eu respondo", parentId: top!.id }, world.learner, {
+      status: 403,
+      code: "admin_only",
+      error: { "": ["Apenas administradores podem responder comentários."] },
+    });
 
     const reply = await act(world, lessonId, { intent: "comment", content: "  Ótima pergunta!  ", parentId: top!.id }, world.admin);
     expect(reply.status).toBe(302);
@@ -619,15 +628,11 @@ describe("comments", () => {
     expect(replyRow).toMatchObject({ content: "Ótima pergunta!", parentId: top!.id, lessonId });
     expect(reply.location).toBe(`/courses/lessons/${lessonId}?tab=comentarios#comentario-${replyRow!.id}`);
 
-    const toReply = await act(world, lessonId, { intent: "comment", content: "Resposta da resposta", parentId: replyRow!.id }, world.admin);
-    expect(toReply.status).toBe(400);
-    expect(toReply.data).toEqual(
-      commentRefusal(
-        "invalid_parent",
-        { intent: "comment", content: "Resposta da resposta", parentId: replyRow!.id },
-        { "": ["Só é possível responder a comentários principais desta aula."] },
-      ),
-    );
+    await expectCommentRefused(world, lessonId, { intent: "comment", content: "Resposta da resposta", parentId: replyRow!.id }, world.admin, {
+      status: 400,
+      code: "invalid_parent",
+      error: { "": ["Só é possível responder a comentários principais desta aula."] },
+    });
 
     const [elsewhere] = await world.db.select().from(lessonComments).where(eq(lessonComments.lessonId, otherLessonId));
     const crossLesson = await act(world, lessonId, { intent: "comment", content: "Outra aula", parentId: elsewhere!.id }, world.admin);

@@ -25,6 +25,17 @@ const visibleTo = (viewer: Viewer, available: "yes" | "no") => available === "ye
 
 // ——— catalogue (/courses) ———
 
+/** Pictures of the modules a learner sees in the catalogue, in its order (spec §9: warmed after sign-in). */
+export async function moduleImageUrls(db: DbOrTx, limit = 40): Promise<string[]> {
+  const rows = await db
+    .select({ imageUrl: modules.imageUrl })
+    .from(modules)
+    .where(and(eq(modules.available, "yes"), sql`${modules.imageUrl} is not null and ${modules.imageUrl} <> ''`))
+    .orderBy(asc(modules.orderIndex), asc(modules.id))
+    .limit(limit);
+  return rows.map((row) => row.imageUrl!);
+}
+
 type ModuleRow = typeof modules.$inferSelect;
 type LessonRow = typeof lessons.$inferSelect;
 

@@ -1,9 +1,9 @@
 // Chrome for signed-in pages: collapsible desktop sidebar, mobile top bar + overlay sheet, mobile
 // bottom navigation. Everything navigates with plain links, so it works before/without JavaScript.
 import { Link, useLocation } from "@remix-run/react";
-import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { NikaLogo, PanelLeftIcon, SparkleIcon } from "~/components/icons";
-import { browserPreloadEnvironment, scheduleAfterSignInPreload } from "./after-sign-in-preload";
+import { browserPreloadEnvironment, fetchPreloadList, scheduleAfterSignInPreload } from "./after-sign-in-preload";
 import { MobileMenuButton } from "./MobileMenuButton";
 import { BOTTOM_ITEMS, isNavItemActive } from "./nav";
 import { NavList, SignOutButton, UserSummary } from "./ShellParts";
@@ -26,10 +26,8 @@ export function AppShell({ data, children }: { data: ShellData; children: ReactN
     });
   }, []);
 
-  // Spec §9: warm what the learner is about to need, once per session, after the first second (the
-  // first page's list: a revalidated layout must not restart or cancel it).
-  const preloadUrls = useRef(data.preloadUrls);
-  useEffect(() => scheduleAfterSignInPreload(preloadUrls.current, browserPreloadEnvironment()), []);
+  // Spec §9: warm what the learner is about to need, once per session, after the first second.
+  useEffect(() => scheduleAfterSignInPreload(fetchPreloadList, browserPreloadEnvironment()), []);
 
   // Ctrl+B / ⌘+B: the sidebar on desktop, the overlay sheet on small screens.
   useEffect(() => {

@@ -25,14 +25,18 @@ function env(overrides: Partial<PreloadEnvironment> = {}) {
 }
 
 const URLS = ["/content/flashcards/category-animais.1.svg", "/content/flashcards/sound-correct.2.mp3"];
+/** The list as /resources/preload would answer it (asked for only when the second is up). */
+const list = (urls: readonly string[] = URLS) => vi.fn(() => Promise.resolve(urls));
 
-describe("the preloader after sign-in (spec §9)", () => {
-  it("starts 1 s after the first signed-in page with 4 at once, 15 s timeout and 2 retries", () => {
+describe("the preloader after sign-in (spec §9)", async () => {
+  it("starts 1 s after the first signed-in page with 4 at once, 15 s timeout and 2 retries", async () => {
     const { environment, preload, stored } = env();
-    scheduleAfterSignInPreload(URLS, environment);
-    vi.advanceTimersByTime(999);
+    const loadList = list();
+    scheduleAfterSignInPreload(loadList, environment);
+    await vi.advanceTimersByTimeAsync(999);
     expect(preload).not.toHaveBeenCalled();
-    vi.advanceTimersByTime(1);
+    expect(loadList, "the list is asked for only when the second is up").not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
     expect(preload).toHaveBeenCalledTimes(1);
     const [assets, settings] = preload.mock.calls[0]!;
     expect(assets).toEqual([
@@ -43,22 +47,22 @@ describe("the preloader after sign-in (spec §9)", () => {
     expect(stored.get(PRELOADED_KEY)).toBe("1");
   });
 
-  it("runs once per session", () => {
+  it("runs once per session", async () => {
     const first = env();
     first.stored.set(PRELOADED_KEY, "1");
-    scheduleAfterSignInPreload(URLS, first.environment);
-    vi.advanceTimersByTime(5000);
+    scheduleAfterSignInPreload(list(), first.environment);
+    await vi.advanceTimersByTimeAsync(5000);
     expect(first.preload).not.toHaveBeenCalled();
   });
 
-  it("spares connections that ask to save data", () => {
+  it("spares connections that ask to save data", async () => {
     const { environment, preload } = env({ saveData: true });
-    scheduleAfterSignInPreload(URLS, environment);
-    vi.advanceTimersByTime(5000);
+    scheduleAfterSignInPreload(list(), environment);
+    await vi.advanceTimersByTimeAsync(5000);
     expect(preload).not.toHaveBeenCalled();
   });
 
-  it("preloads even when sessionStorage refuses (it only cannot remember)", () => {
+  it("preloads even when sessionStorage refuses (it only cannot remember)", async () => {
     const { environment, preload } = env({
       storage: {
         getItem: () => {
@@ -69,29 +73,45 @@ describe("the preloader after sign-in (spec §9)", () => {
         },
       },
     });
-    scheduleAfterSignInPreload(URLS, environment);
-    vi.advanceTimersByTime(1000);
+    scheduleAfterSignInPreload(list(), environment);
+    await vi.advanceTimersByTimeAsync(1000);
     expect(preload).toHaveBeenCalledTimes(1);
   });
 
-  it("stopping before the second is up cancels the timer; after, the run", () => {
+  it("stopping before the second is up cancels the timer; after, the run", async () => {
     const early = env();
-    scheduleAfterSignInPreload(URLS, early.environment)();
-    vi.advanceTimersByTime(5000);
+    scheduleAfterSignInPreload(list(), early.environment)();
+    await vi.advanceTimersByTimeAsync(5000);
     expect(early.preload).not.toHaveBeenCalled();
     expect(early.stored.has(PRELOADED_KEY)).toBe(false);
 
     const late = env();
-    const stop = scheduleAfterSignInPreload(URLS, late.environment);
-    vi.advanceTimersByTime(1000);
+    const stop = scheduleAfterSignInPreload(list(), late.environment);
+    await vi.advanceTimersByTimeAsync(1000);
     stop();
     expect(late.cancel).toHaveBeenCalledTimes(1);
   });
 
-  it("does nothing without URLs", () => {
+  it("does nothing without URLs", async () => {
     const { environment, preload } = env();
-    scheduleAfterSignInPreload([], environment);
-    vi.advanceTimersByTime(5000);
+    scheduleAfterSignInPreload(list([]), environment);
+    await vi.advanceTimersByTimeAsync(5000);
     expect(preload).not.toHaveBeenCalled();
+  });
+
+  it("a failed list warms nothing and throws nothing; stopping while the list is on its way starts nothing", async () => {
+    const failing = env();
+    scheduleAfterSignInPreload(() => Promise.reject(new Error("offline")), failing.environment);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(failing.preload).not.toHaveBeenCalled();
+
+    const slow = env();
+    let answer: (urls: string[]) => void = () => {};
+    const stop = scheduleAfterSignInPreload(() => new Promise((resolve) => (answer = resolve)), slow.environment);
+    await vi.advanceTimersByTimeAsync(1000);
+    stop();
+    answer(URLS);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(slow.preload).not.toHaveBeenCalled();
   });
 });

@@ -1,15 +1,10 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { flashcardsPreloadUrls } from "~/features/flashcards";
 import { requireUser } from "~/server/auth.server";
 import { FLAG_KEYS, getFlags } from "~/server/flags.server";
 import { readSidebarOpen } from "./sidebar-state";
 import type { ShellData } from "./types";
 
-/**
- * Loader body of the protected layout: guard, user summary, sidebar state (cookie), flags, and what the
- * image preloader warms after sign-in (no query: shipped files; module images are not among them, as
- * listing them would cost a query on every signed-in page).
- */
+/** Loader body of the protected layout: guard, user summary, sidebar state (cookie), flags. */
 export async function loadShell(request: Request, context: AppLoadContext): Promise<ShellData> {
   const user = await requireUser(request, context);
   const flags = await getFlags(context);
@@ -18,6 +13,5 @@ export async function loadShell(request: Request, context: AppLoadContext): Prom
     sidebarOpen: readSidebarOpen(request.headers.get("Cookie")),
     appName: flags.app_name,
     flags: Object.fromEntries(FLAG_KEYS.map((key) => [key, flags[key]])),
-    preloadUrls: flags.feature_flashcards ? flashcardsPreloadUrls() : [],
   };
 }

@@ -9,8 +9,6 @@ export type ShellData = {
   appName: string;
   /** Feature flags the chrome and pages may mirror (the server enforces them). */
   flags: Record<string, boolean>;
-  /** Pictures and sounds the preloader warms after sign-in (spec §9), in order. */
-  preloadUrls: string[];
 };
 
 export const SHELL_ROUTE_ID = "routes/_app+/_layout";
