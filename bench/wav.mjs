@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Quality bar (b): encode 10 s of audio to a 16 kHz mono 16-bit WAV with the pure path
 // (44.1 kHz stereo sine → toMono → resampleLinear → encodeWav). Target ≤ 30 ms at the median.
-//   node bench/wav.mjs            (bundles app/features/chat/audio/wav.ts with esbuild from node_modules)
+//   node bench/wav.mjs            (bundles app/lib/audio/wav.ts with esbuild from node_modules)
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -17,7 +17,7 @@ const TARGET_MS = 30;
 mkdirSync(".cache", { recursive: true });
 const outfile = join(process.cwd(), ".cache", "bench-wav.mjs");
 await build({
-  entryPoints: ["app/features/chat/audio/wav.ts"],
+  entryPoints: ["app/lib/audio/wav.ts"],
   bundle: true,
   format: "esm",
   platform: "neutral",

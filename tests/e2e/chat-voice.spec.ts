@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { encodeWav } from "../../app/features/chat/audio/wav";
+import { encodeWav } from "../../app/lib/audio/wav";
 import { expect, FAKE_UPSTREAM, jsEnabled, test, waitForHydration } from "./support";
 
 // A voice message recorded with Chromium's fake microphone, fed from a WAV file (its own browser

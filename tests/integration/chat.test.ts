@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { encodeWav } from "~/features/chat/audio/wav";
+import { encodeWav } from "~/lib/audio/wav";
 import {
   CREDITS_EXHAUSTED,
   greet,

@@ -1,7 +1,7 @@
 // The chat core's pure rules (no database): message and voice validation at their limits, the HTTP
 // status and final SSE event of every outcome, and the level-marker filter of the English test.
 import { describe, expect, it } from "vitest";
-import { MAX_AUDIO_BYTES, MIN_AUDIO_BYTES } from "./audio/validate";
+import { MAX_AUDIO_BYTES, MIN_AUDIO_BYTES } from "~/lib/audio/validate";
 import {
   ChatError,
   CONNECTION_ERROR_MESSAGE,

@@ -16,7 +16,7 @@ import { refundCredits, spendCreditsGated } from "~/server/credits.server";
 import { getFlags } from "~/server/flags.server";
 import { appConfig, chatConversations, chatMessages, lessons, users, type ChatConversation, type ChatMessageRow } from "~/server/schema";
 import { CHAT_AUDIO_FOLDER, mediaBucket, putObject } from "~/server/storage.server";
-import { validateAudioBlob } from "./audio/validate";
+import { validateAudioBlob } from "~/lib/audio/validate";
 import { CHAT_MODE_INFO, isChatMode, type ChatModeId } from "./modes";
 import { buildChatMessages, HISTORY_TURNS, parseLevelMarker, type CefrLevel, type HistoryTurn, type LessonContext } from "./prompts";
 

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { isUuid } from "~/lib/ids";
 import { checkAccess, type SessionUser } from "~/server/auth.server";
 import { BODY_MESSAGES, parseForm } from "~/server/request.server";
-import { MAX_AUDIO_BYTES } from "./audio/validate";
+import { MAX_AUDIO_BYTES } from "~/lib/audio/validate";
 import { ChatError, formatEvent, MESSAGE_MAX_CHARS, type VoiceInput } from "./chat.server";
 
 export const AUTH_ERROR_TITLE = "Erro de Autenticação";

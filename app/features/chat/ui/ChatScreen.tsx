@@ -10,9 +10,9 @@ import { playback } from "~/lib/audio/playback";
 import { useHydrated } from "~/lib/use-hydrated";
 import type { ChatActionData, ChatRefusal } from "../page.server";
 import type { ChatFormError, ChatPageData, ClientMessage } from "../types";
-import { AudioPlayer } from "./AudioPlayer";
+import { AudioPlayer } from "~/components/AudioPlayer";
 import { useChat } from "./use-chat";
-import { useVoiceRecorder } from "./use-voice";
+import { useVoiceRecorder } from "~/lib/audio/use-voice-recorder";
 
 const loadOverlays = () => import("./ChatOverlays");
 const CreditsDialog = lazy(() => import("~/components/CreditsDialog").then((m) => ({ default: m.CreditsDialog })));

@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "~/components/Toaster";
 import { playback } from "~/lib/audio/playback";
-import { createRecorder, MICROPHONE_TOAST_TITLE, recordToWav, type Recorder } from "../audio/recorder";
+import { createRecorder, MICROPHONE_TOAST_TITLE, recordToWav, type Recorder } from "./recorder";
 
 export function useVoiceRecorder(onRecorded: (wav: Blob) => void) {
   const [recording, setRecording] = useState(false);
