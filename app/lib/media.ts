@@ -13,14 +13,18 @@ export const IMAGE_FOLDERS = ["modules", "banners", "thumbnails"] as const;
 export type ImageFolder = (typeof IMAGE_FOLDERS)[number];
 /** Pictures and word recordings of flashcards uploaded by admins (decision 0012). */
 export const FLASHCARDS_FOLDER = "flashcards";
+/** Reference recordings of pronunciation levels uploaded by admins (issue 10). */
+export const PRONUNCIATION_FOLDER = "pronunciation";
 /** Where the admin forms store their uploads: one unique key per file, never rewritten. */
-export const UPLOAD_FOLDERS = [...IMAGE_FOLDERS, FLASHCARDS_FOLDER] as const;
+export const UPLOAD_FOLDERS = [...IMAGE_FOLDERS, FLASHCARDS_FOLDER, PRONUNCIATION_FOLDER] as const;
 export type UploadFolder = (typeof UPLOAD_FOLDERS)[number];
 export const MATERIALS_FOLDER = "lesson-materials";
 /** Learners' voice messages and Nika's spoken replies; served only to the conversation's owner. */
 export const CHAT_AUDIO_FOLDER = "chat-audio";
+/** Learners' pronunciation attempts (`{folder}/{userId}/{attemptId}.{ext}`); served only to their owner. */
+export const PRONUNCIATION_ATTEMPTS_FOLDER = "pronunciation-attempts";
 /** Every key the app writes starts with one of these (the media route serves nothing else). */
-export const KEY_PREFIXES = [...UPLOAD_FOLDERS, MATERIALS_FOLDER, CHAT_AUDIO_FOLDER] as const;
+export const KEY_PREFIXES = [...UPLOAD_FOLDERS, MATERIALS_FOLDER, CHAT_AUDIO_FOLDER, PRONUNCIATION_ATTEMPTS_FOLDER] as const;
 
 /** Public path of stored objects: `/media/<key>`. */
 export const MEDIA_PATH = "/media/";

@@ -4,7 +4,7 @@
 // download route (signed-in learners, served as an attachment).
 import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import type { RouteHandle } from "~/lib/access";
-import { CHAT_AUDIO_FOLDER, isValidKey, MATERIALS_FOLDER, mediaBucket, serveObject } from "~/server/storage.server";
+import { CHAT_AUDIO_FOLDER, isValidKey, MATERIALS_FOLDER, mediaBucket, PRONUNCIATION_ATTEMPTS_FOLDER, serveObject } from "~/server/storage.server";
 
 export const handle: RouteHandle = { access: "public" };
 
@@ -13,8 +13,10 @@ const notFound = () =>
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const key = params["*"] ?? "";
-  // Chat audio is private: only /resources/chat-audio/* serves it, to the conversation's owner.
-  if (!isValidKey(key) || key.startsWith(`${CHAT_AUDIO_FOLDER}/`)) return notFound();
+  // Learners' recordings are private: /resources/chat-audio/* and /resources/pronunciation-audio/*
+  // serve them, to their owner.
+  const isPrivate = key.startsWith(`${CHAT_AUDIO_FOLDER}/`) || key.startsWith(`${PRONUNCIATION_ATTEMPTS_FOLDER}/`);
+  if (!isValidKey(key) || isPrivate) return notFound();
   if (key.startsWith(`${MATERIALS_FOLDER}/`)) {
     const [, lessonId, file] = key.split("/");
     if (!lessonId || !file) return notFound();

@@ -17,7 +17,7 @@ import { gameAssets, gamePath, mergeAnswers } from "./game-view";
 import type { AnswerView, MissedWord, OptionView } from "./game.server";
 import { LoadError, useLoadErrorToast } from "./LoadError";
 import type { AnswerData, FlashcardActionData, GamePageData, GameResult } from "./page.server";
-import { Refusal } from "./Refusal";
+import { Refusal } from "~/components/Refusal";
 import { StartingStatus, useStarting } from "./Starting";
 import { cardAlt, LOADING_TEXT, QUESTION_TEXT, TIER_LABELS } from "./texts";
 import { criticalPercent, useGamePreload } from "./use-game-preload";

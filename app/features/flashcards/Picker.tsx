@@ -7,7 +7,7 @@ import { ArrowLeftIcon, CardsIcon, PencilIcon, RefreshIcon } from "~/components/
 import { categoryAdminPath, FLASHCARDS_PATH } from "./admin/paths";
 import type { CategoryTile } from "./game.server";
 import type { FlashcardActionData, PickerPageData } from "./page.server";
-import { Refusal } from "./Refusal";
+import { Refusal } from "~/components/Refusal";
 import { StartingStatus, useStarting } from "./Starting";
 import { cardsLabel } from "./texts";
 
