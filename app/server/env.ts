@@ -36,6 +36,14 @@ export interface Env {
   /** Spec §7 automation webhooks ({product}-nika and {product}-user-audio), for existing deployments. */
   NIKA_CHAT_WEBHOOK_URL?: string;
   NIKA_USER_AUDIO_WEBHOOK_URL?: string;
+  /** Azure Speech pronunciation assessment (short-audio REST): the key and the region, or an endpoint overriding the base URL. */
+  AZURE_SPEECH_KEY?: string;
+  AZURE_SPEECH_REGION?: string;
+  AZURE_SPEECH_ENDPOINT?: string;
+  /** Spec §7 automation webhooks of the pronunciation game: pronunciation-game, pronunciation-game-source, user-level. */
+  NIKA_PRONUNCIATION_WEBHOOK_URL?: string;
+  NIKA_PRONUNCIATION_SOURCE_WEBHOOK_URL?: string;
+  NIKA_USER_LEVEL_WEBHOOK_URL?: string;
 }
 
 export const isProduction = (env: Pick<Env, "APP_ENV">) => env.APP_ENV === "production";
@@ -83,6 +91,12 @@ const envSchema = z.object({
   OPENAI_TTS_MODEL: optional(text),
   NIKA_CHAT_WEBHOOK_URL: optional(httpUrl),
   NIKA_USER_AUDIO_WEBHOOK_URL: optional(httpUrl),
+  AZURE_SPEECH_KEY: optional(text),
+  AZURE_SPEECH_REGION: optional(text),
+  AZURE_SPEECH_ENDPOINT: optional(httpUrl),
+  NIKA_PRONUNCIATION_WEBHOOK_URL: optional(httpUrl),
+  NIKA_PRONUNCIATION_SOURCE_WEBHOOK_URL: optional(httpUrl),
+  NIKA_USER_LEVEL_WEBHOOK_URL: optional(httpUrl),
 });
 
 // Compile-time: the schema parses exactly the variables `Env` declares, with the same types.

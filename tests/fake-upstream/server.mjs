@@ -1,15 +1,23 @@
 // One local process that stands in for the outside services in end-to-end tests, speaking their real
 // HTTP protocols: the Resend e-mail API (POST /emails); an OpenAI-compatible AI API (POST /v1/chat/completions,
 // /v1/audio/transcriptions, /v1/audio/speech); the spec §7 automation webhooks (POST /webhook/nika-chat,
-// /webhook/user-audio). Later issues add OAuth and payments here. Test-only hooks live under /__.
+// /webhook/user-audio, and the pronunciation game's /webhook/pronunciation-game, /webhook/pronunciation-game-source,
+// /webhook/user-level); Azure Speech's short-audio REST with pronunciation assessment
+// (POST …/speech/recognition/conversation/cognitiveservices/v1). Later issues add OAuth and payments here.
+// Test-only hooks live under /__.
 //
-//   node tests/fake-upstream/server.mjs [--port 4010] [--api-key test-key] [--openai-key test-openai-key] [--token-delay MS]
+//   node tests/fake-upstream/server.mjs [--port 4010] [--api-key test-key] [--openai-key test-openai-key]
+//        [--azure-key test-azure-key] [--token-delay MS]
 //
 // AI test hooks:
 //   POST /__ai/config?tokenDelay=MS&transcript=TEXT   per-token delay of chat streams (also header x-fake-token-delay)
 //   POST /__ai/next?mode=slow|stall|malformed|error[&delay=MS][&count=N]
 //        slow: wait before answering; stall: stream one token then hang; malformed: broken SSE/JSON; error: HTTP 500
 //   GET  /__ai/requests                               what the AI endpoints received (newest last)
+//   POST /__ai/transcription  body {text, words?: [{word, start, end, probability?}]}
+//        what /v1/audio/transcriptions hears from now on (words without timestamps get 0.4 s each)
+//   POST /__ai/reply?path=/webhook/user-level[&status=N]  body: the exact reply (any text) of the next call to
+//        that path, after its protocol checks (Azure: path=/azure, any base)
 import http from "node:http";
 import { parseArgs } from "node:util";
 
@@ -18,6 +26,7 @@ const { values: opts } = parseArgs({
     port: { type: "string", default: "4010" },
     "api-key": { type: "string", default: "test-mail-key" },
     "openai-key": { type: "string", default: "test-openai-key" },
+    "azure-key": { type: "string", default: "test-azure-key" },
     // default per-token delay of chat streams (ms), so a browser can see a reply arrive in pieces
     "token-delay": { type: "string", default: "0" },
   },
@@ -42,6 +51,8 @@ let tokenDelayMs = Number(opts["token-delay"]);
 let transcript = "I like to play football";
 const aiNext = []; // queued {mode, delay}
 const aiRequests = [];
+let scriptedTranscription = null; // {text, words?}
+const scriptedReplies = new Map(); // path → [{status, body}]
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function readBody(req) {
@@ -110,6 +121,103 @@ function transcriptWords(text) {
     .split(/\s+/)
     .filter(Boolean)
     .map((word, i) => ({ word, start: +(i * 0.4).toFixed(2), end: +(i * 0.4 + 0.35).toFixed(2) }));
+}
+
+/** Format of a RIFF/WAVE file (first fmt chunk), or null when it is not one. */
+function wavInfo(buf) {
+  if (buf.length < 12 || buf.toString("ascii", 0, 4) !== "RIFF" || buf.toString("ascii", 8, 12) !== "WAVE") return null;
+  for (let at = 12; at + 8 <= buf.length; at += 8 + buf.readUInt32LE(at + 4) + (buf.readUInt32LE(at + 4) % 2)) {
+    if (buf.toString("ascii", at, at + 4) === "fmt ") {
+      return {
+        format: buf.readUInt16LE(at + 8),
+        channels: buf.readUInt16LE(at + 10),
+        sampleRate: buf.readUInt32LE(at + 12),
+        bitsPerSample: buf.readUInt16LE(at + 22),
+        size: buf.length,
+      };
+    }
+  }
+  return null;
+}
+
+const sentenceWords = (text) =>
+  String(text)
+    .split(/\s+/)
+    .map((w) => w.replace(/^[^\w']+|[^\w']+$/g, ""))
+    .filter(Boolean);
+
+/** A scripted reply queued for `path` (answered verbatim), else the queued failure hook. True when answered. */
+async function scriptedOrHook(res, path) {
+  const scripted = scriptedReplies.get(path)?.shift();
+  if (scripted) {
+    res.writeHead(scripted.status, { "Content-Type": "application/json" });
+    res.end(scripted.body);
+    return true;
+  }
+  const hook = await nextHook(res);
+  if (hook === "handled") return true;
+  if (hook?.mode === "malformed") {
+    res.writeHead(200, { "Content-Type": "application/json" });
+    res.end("<html>upstream error</html>");
+    return true;
+  }
+  return false;
+}
+
+// ——— Azure Speech, short-audio REST with pronunciation assessment:
+// https://learn.microsoft.com/azure/ai-services/speech-service/rest-speech-to-text-short ———
+const AZURE_PATH = "/speech/recognition/conversation/cognitiveservices/v1";
+
+async function handleAzure(req, res, url) {
+  const audio = await readBody(req);
+  const contentType = req.headers["content-type"] ?? "";
+  let assessment = null;
+  try {
+    assessment = JSON.parse(Buffer.from(String(req.headers["pronunciation-assessment"] ?? ""), "base64").toString("utf8"));
+  } catch {
+    assessment = null;
+  }
+  aiRequests.push({
+    path: "/azure",
+    query: Object.fromEntries(url.searchParams),
+    headers: { "content-type": contentType, accept: req.headers.accept ?? null, key: req.headers["ocp-apim-subscription-key"] ?? null },
+    assessment,
+    audio: wavInfo(audio) ?? { size: audio.length, ogg: audio.toString("ascii", 0, 4) === "OggS" },
+  });
+  if (req.headers["ocp-apim-subscription-key"] !== opts["azure-key"]) {
+    return json(res, 401, { error: { code: "401", message: "Access denied due to invalid subscription key or wrong API endpoint." } });
+  }
+  if (url.searchParams.get("language") !== "en-US" || url.searchParams.get("format") !== "detailed") {
+    return json(res, 400, { error: { message: "language=en-US and format=detailed expected" } });
+  }
+  const wav = /^audio\/wav; ?codecs=audio\/pcm; ?samplerate=16000$/i.test(contentType);
+  const ogg = /^audio\/ogg; ?codecs=opus$/i.test(contentType);
+  const info = wavInfo(audio);
+  if (!(wav && info?.sampleRate === 16000 && info.channels === 1 && info.bitsPerSample === 16) && !ogg) {
+    return json(res, 400, { error: { message: "Unsupported audio format" } });
+  }
+  if (!assessment || typeof assessment.ReferenceText !== "string" || assessment.GradingSystem !== "HundredMark" || !assessment.Dimension) {
+    return json(res, 400, { error: { message: "Invalid Pronunciation-Assessment header" } });
+  }
+  if (await scriptedOrHook(res, "/azure")) return;
+  const words = sentenceWords(assessment.ReferenceText);
+  return json(res, 200, {
+    RecognitionStatus: "Success",
+    Offset: 400000,
+    Duration: 4000000 * words.length,
+    NBest: [
+      {
+        Confidence: 0.9,
+        Lexical: words.join(" ").toLowerCase(),
+        Display: assessment.ReferenceText,
+        AccuracyScore: 95,
+        FluencyScore: 90,
+        CompletenessScore: 100,
+        PronScore: 93,
+        Words: words.map((Word, i) => ({ Word, AccuracyScore: 95, ErrorType: "None", Offset: 500000 + i * 4000000, Duration: 3000000 })),
+      },
+    ],
+  });
 }
 
 async function handleAi(req, res, url) {
@@ -193,13 +301,15 @@ async function handleAi(req, res, url) {
       return res.end(transcript);
     }
     const verbose = fields.response_format === "verbose_json";
-    const words = verbose && fields["timestamp_granularities[]"].includes("word") ? transcriptWords(transcript) : undefined;
+    const heard = scriptedTranscription?.text ?? transcript;
+    const wantWords = verbose && fields["timestamp_granularities[]"].includes("word");
+    const words = wantWords ? (scriptedTranscription?.words ?? transcriptWords(heard)) : undefined;
     return json(
       res,
       200,
       verbose
-        ? { task: "transcribe", language: "english", duration: words?.at(-1)?.end ?? 1, text: transcript, ...(words ? { words } : {}) }
-        : { text: transcript },
+        ? { task: "transcribe", language: "english", duration: words?.at(-1)?.end ?? 1, text: heard, ...(words ? { words } : {}) }
+        : { text: heard },
     );
   }
 
@@ -238,7 +348,59 @@ async function handleAi(req, res, url) {
     return json(res, 200, [{ text: replyFor([{ role: "user", content: body.userText }]).text, url: `${origin}/__ai/reply.mp3` }]);
   }
 
+  // ——— spec §7 pronunciation game webhooks ———
+  if (url.pathname === "/webhook/pronunciation-game") {
+    const body = JSON.parse((await readBody(req)).toString("utf8") || "{}");
+    const audio = typeof body.audio === "string" ? wavInfo(Buffer.from(body.audio, "base64")) : null;
+    aiRequests.push({ path: url.pathname, body: { ...body, audio: audio ? { ...audio } : body.audio } });
+    const missing = ["audio", "level", "sentence", "user_id"].filter((k) => body[k] === undefined || body[k] === null || body[k] === "");
+    if (missing.length) return json(res, 400, { message: `missing ${missing.join(", ")}` });
+    if (!audio || audio.sampleRate !== 16000 || audio.channels !== 1 || audio.bitsPerSample !== 16) {
+      return json(res, 400, { message: "audio must be base64 16 kHz mono 16-bit WAV" });
+    }
+    if (await scriptedOrHook(res, url.pathname)) return;
+    const words = sentenceWords(body.sentence);
+    return json(res, 200, {
+      overallScore: 93,
+      accuracyScore: 95,
+      completenessScore: 100,
+      pronunciationScore: 93,
+      fluencyScore: 90,
+      wordDetails: words.map((Word) => ({ Word, AccuracyScore: 95, ErrorType: "None" })),
+    });
+  }
+  if (url.pathname === "/webhook/pronunciation-game-source") {
+    const body = JSON.parse((await readBody(req)).toString("utf8") || "{}");
+    aiRequests.push({ path: url.pathname, body });
+    if (!body.user_id || body.level === undefined) return json(res, 400, { message: "missing user_id or level" });
+    if (await scriptedOrHook(res, url.pathname)) return;
+    return json(res, 200, {
+      Level: Number(body.level),
+      Sentence: "The big dog is on the bed.",
+      "Audio URL": `http://127.0.0.1:${opts.port}/__ai/reply.mp3`,
+    });
+  }
+  if (url.pathname === "/webhook/user-level") {
+    const body = JSON.parse((await readBody(req)).toString("utf8") || "{}");
+    aiRequests.push({ path: url.pathname, body, headers: { "cache-control": req.headers["cache-control"] ?? null } });
+    if (!body.user_id || !("no-cache" in body)) return json(res, 400, { message: "missing user_id or no-cache" });
+    if (await scriptedOrHook(res, url.pathname)) return;
+    return json(res, 200, [{ best_scores_map: { 1: 80, 2: 45.5 } }]);
+  }
+
   // ——— AI test hooks ———
+  if (url.pathname === "/__ai/transcription") {
+    const body = JSON.parse((await readBody(req)).toString("utf8") || "{}");
+    scriptedTranscription = { text: String(body.text ?? ""), ...(Array.isArray(body.words) ? { words: body.words } : {}) };
+    return json(res, 200, scriptedTranscription);
+  }
+  if (url.pathname === "/__ai/reply") {
+    const path = url.searchParams.get("path") ?? "";
+    const list = scriptedReplies.get(path) ?? [];
+    list.push({ status: Number(url.searchParams.get("status") ?? 200), body: (await readBody(req)).toString("utf8") });
+    scriptedReplies.set(path, list);
+    return json(res, 200, { queued: list.length });
+  }
   if (url.pathname === "/__ai/config") {
     if (url.searchParams.has("tokenDelay")) tokenDelayMs = Number(url.searchParams.get("tokenDelay"));
     if (url.searchParams.has("transcript")) transcript = url.searchParams.get("transcript");
@@ -256,6 +418,8 @@ async function handleAi(req, res, url) {
     aiRequests.length = 0;
     tokenDelayMs = Number(opts["token-delay"]);
     transcript = "I like to play football";
+    scriptedTranscription = null;
+    scriptedReplies.clear();
     return json(res, 200, { ok: true });
   }
   if (url.pathname === "/__ai/reply.mp3") {
@@ -288,6 +452,7 @@ const server = http.createServer(async (req, res) => {
       return json(res, 200, { id });
     }
 
+    if (req.method === "POST" && url.pathname.endsWith(AZURE_PATH)) return await handleAzure(req, res, url);
     if (url.pathname.startsWith("/v1/") || url.pathname.startsWith("/webhook/") || url.pathname.startsWith("/__ai/")) {
       if ((await handleAi(req, res, url)) !== false) return;
     }
