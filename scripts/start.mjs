@@ -102,7 +102,7 @@ run("npx", ["tsx", "scripts/seed.ts"], scriptEnv);
 // 5. production build, then workerd — never rebuild while wrangler serves ./build
 if (!opts["no-build"] || !existsSync("build/server/index.js")) {
   log("build de produção...");
-  run("node", ["scripts/content/flashcard-assets.mjs"]);
+  run("node", ["scripts/content/content-assets.mjs"]);
   run("npx", ["remix", "vite:build"]);
 }
 const portTaken = await fetch(`http://127.0.0.1:${opts.port}/`).then(

@@ -24,9 +24,9 @@ if (!existsSync(chromium)) {
 mkdirSync(".cache", { recursive: true });
 let failedSteps = 0;
 
-// The shipped flashcard content (fingerprinted files + the manifest the app imports) is generated, not committed.
+// The shipped content (fingerprinted files + the manifests the app imports) is generated, not committed.
 step("content assets");
-if (run("node", ["scripts/content/flashcard-assets.mjs"]) !== 0) process.exit(1);
+if (run("node", ["scripts/content/content-assets.mjs"]) !== 0) process.exit(1);
 
 step("typecheck (tsc)");
 if (run("npx", ["tsc"]) !== 0) failedSteps++;

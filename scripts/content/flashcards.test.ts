@@ -1,4 +1,4 @@
-// The flashcard content (content/flashcards/) and its build step (scripts/content/flashcard-assets.mjs): the
+// The flashcard content (content/flashcards/) and its build step (scripts/content/content-assets.mjs): the
 // curated cards are complete and consistent, every picture exists in the icon set, every word has a small real
 // MP3, and the build writes fingerprinted files whose names match their bytes plus a manifest listing every card.
 import { spawnSync } from "node:child_process";
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = process.cwd();
 const CONTENT = join(ROOT, "content/flashcards");
-const SCRIPT = join(ROOT, "scripts/content/flashcard-assets.mjs");
+const SCRIPT = join(ROOT, "scripts/content/content-assets.mjs");
 
 type Card = { id: string; category: string; word: string; translation: string; icon: string; distractorGroup: string };
 type Content = {
@@ -132,14 +132,19 @@ describe("flashcard content (content/flashcards/cards.json)", () => {
   });
 });
 
-describe("flashcard assets build (scripts/content/flashcard-assets.mjs)", () => {
+describe("flashcard assets build (scripts/content/content-assets.mjs)", () => {
   let dir = "";
   let out = "";
   let manifestFile = "";
   const run = () =>
     spawnSync(process.execPath, [SCRIPT], {
       encoding: "utf8",
-      env: { ...process.env, FLASHCARD_ASSETS_OUT: out, FLASHCARD_ASSETS_MANIFEST: manifestFile },
+      env: {
+        ...process.env,
+        CONTENT_ASSETS_OUT: join(dir, "public/content"),
+        CONTENT_ASSETS_FLASHCARDS_MANIFEST: manifestFile,
+        CONTENT_ASSETS_PRONUNCIATION_MANIFEST: join(dir, "pronunciation.generated.json"),
+      },
     });
 
   beforeAll(() => {

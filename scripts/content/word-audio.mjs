@@ -1,12 +1,15 @@
 #!/usr/bin/env node
-// Dev-time only: the spoken English word of every flashcard, as a small MP3.
-//   node scripts/content/word-audio.mjs [--force]
-// For each card of content/flashcards/cards.json: eSpeak NG (American English) → 16-bit WAV → silence trimmed and
-// peak-normalised here → LAME (mono, 22.05 kHz, 32 kbps CBR) → content/flashcards/audio/<card-id>.mp3.
-// The generated files are committed as data. A file is skipped when it exists and was made for the same word with
-// the same settings (recorded in audio/index.json), unless --force; files of cards that no longer exist are removed.
-// Needs `espeak-ng` and `lame` on PATH (apt-get install espeak-ng lame). eSpeak NG is GPL-3.0: a tool that makes
-// data, never bundled with the app.
+// Dev-time only: the shipped spoken English — every flashcard's word and every pronunciation level's reference
+// sentence — as small MP3s.
+//   node scripts/content/word-audio.mjs [--set flashcards|pronunciation|all] [--force]
+//   flashcards     content/flashcards/cards.json      → content/flashcards/audio/<card-id>.mp3      (eSpeak -s 140)
+//   pronunciation  content/pronunciation/levels.json  → content/pronunciation/audio/level-NNN.mp3   (eSpeak -s 130:
+//                  a sentence a learner repeats is spoken a little slower than a single word)
+// Each text: eSpeak NG (American English) → 16-bit WAV → silence trimmed and peak-normalised here → LAME (mono,
+// 22.05 kHz, 32 kbps CBR). The generated files are committed as data. A file is skipped when it exists and was made
+// from the same text with the same settings (recorded in the set's audio/index.json), unless --force; files of items
+// that no longer exist are removed. Needs `espeak-ng` and `lame` on PATH (apt-get install espeak-ng lame).
+// eSpeak NG is GPL-3.0: a tool that makes data, never bundled with the app.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,16 +17,52 @@ import { parseArgs } from "node:util";
 import { readWav, tool, writeWav } from "./audio-tools.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const contentDir = join(root, "content", "flashcards");
-const audioDir = join(contentDir, "audio");
-const indexFile = join(audioDir, "index.json");
 
-const { values: opts } = parseArgs({ options: { force: { type: "boolean", default: false } } });
+const { values: opts } = parseArgs({
+  options: { force: { type: "boolean", default: false }, set: { type: "string", default: "all" } },
+});
 
-/** Voice and encoder settings; changing them regenerates every file. */
-const ESPEAK_ARGS = ["-v", "en-us", "-s", "140", "-a", "100"];
 const LAME_ARGS = ["-m", "m", "--resample", "22.05", "-b", "32", "-q", "2", "--noreplaygain", "--silent"];
-const SETTINGS = `espeak-ng ${ESPEAK_ARGS.join(" ")} | trim+normalise -1 dB | lame ${LAME_ARGS.join(" ")}`;
+/** The voice of each set; changing a set's settings regenerates every file of that set. */
+const espeakArgs = (speed) => ["-v", "en-us", "-s", String(speed), "-a", "100"];
+const settingsOf = (args) => `espeak-ng ${args.join(" ")} | trim+normalise -1 dB | lame ${LAME_ARGS.join(" ")}`;
+
+/** The key of a level's reference audio (its file name, and audio_asset in pronunciation_levels). */
+const levelAsset = (level) => `level-${String(level).padStart(3, "0")}`;
+
+/**
+ * Each set: where its texts come from, where its MP3s and index go, and the name of the index's text map
+ * ("words" for the flashcards, kept from before the sentences existed, so their index and files stay as they are).
+ */
+const SETS = {
+  flashcards: {
+    dir: join(root, "content", "flashcards", "audio"),
+    espeak: espeakArgs(140),
+    indexKey: "words",
+    unit: "word",
+    items: () =>
+      JSON.parse(readFileSync(join(root, "content", "flashcards", "cards.json"), "utf8")).cards.map((card) => ({
+        id: card.id,
+        text: card.word,
+      })),
+  },
+  pronunciation: {
+    dir: join(root, "content", "pronunciation", "audio"),
+    espeak: espeakArgs(130),
+    indexKey: "sentences",
+    unit: "sentence",
+    items: () =>
+      JSON.parse(readFileSync(join(root, "content", "pronunciation", "levels.json"), "utf8")).levels.map((level) => ({
+        id: levelAsset(level.level),
+        text: level.sentence,
+      })),
+  },
+};
+
+if (opts.set !== "all" && !(opts.set in SETS)) {
+  console.error(`usage: node scripts/content/word-audio.mjs [--set ${Object.keys(SETS).join("|")}|all] [--force]`);
+  process.exit(1);
+}
 
 const SILENCE = 0.015; // below 1.5 % of full scale counts as silence when trimming
 const PAD_BEFORE = 0.03; // seconds kept before the first sound
@@ -52,39 +91,44 @@ function trimAndNormalise({ rate, samples }) {
   return { rate, samples: out };
 }
 
-function speak(word) {
-  const wav = tool("espeak-ng", [...ESPEAK_ARGS, "--stdout", word]);
+function speak(text, espeak) {
+  const wav = tool("espeak-ng", [...espeak, "--stdout", text]);
   const { rate, samples } = trimAndNormalise(readWav(wav));
   return tool("lame", [...LAME_ARGS, "-", "-"], writeWav(samples, rate));
 }
 
-function main() {
-  const { cards } = JSON.parse(readFileSync(join(contentDir, "cards.json"), "utf8"));
-  mkdirSync(audioDir, { recursive: true });
-  const previous = existsSync(indexFile) ? JSON.parse(readFileSync(indexFile, "utf8")) : { settings: "", words: {} };
-  const sameSettings = previous.settings === SETTINGS;
-  const words = {};
+function generate(name, { dir, espeak, indexKey, unit, items: read }) {
+  const items = read();
+  const settings = settingsOf(espeak);
+  const indexFile = join(dir, "index.json");
+  mkdirSync(dir, { recursive: true });
+  const previous = existsSync(indexFile) ? JSON.parse(readFileSync(indexFile, "utf8")) : { settings: "", [indexKey]: {} };
+  const sameSettings = previous.settings === settings;
+  const texts = {};
   let made = 0;
-  for (const card of cards) {
-    const file = join(audioDir, `${card.id}.mp3`);
-    words[card.id] = card.word;
-    if (!opts.force && sameSettings && previous.words?.[card.id] === card.word && existsSync(file)) continue;
-    writeFileSync(file, speak(card.word));
+  for (const { id, text } of items) {
+    const file = join(dir, `${id}.mp3`);
+    texts[id] = text;
+    if (!opts.force && sameSettings && previous[indexKey]?.[id] === text && existsSync(file)) continue;
+    writeFileSync(file, speak(text, espeak));
     made++;
   }
   let removed = 0;
-  for (const name of readdirSync(audioDir)) {
-    if (name.endsWith(".mp3") && !(name.slice(0, -4) in words)) {
-      rmSync(join(audioDir, name));
+  for (const fileName of readdirSync(dir)) {
+    if (fileName.endsWith(".mp3") && !(fileName.slice(0, -4) in texts)) {
+      rmSync(join(dir, fileName));
       removed++;
     }
   }
-  writeFileSync(indexFile, `${JSON.stringify({ settings: SETTINGS, words }, null, 2)}\n`);
-  const total = cards.reduce((sum, card) => sum + statSync(join(audioDir, `${card.id}.mp3`)).size, 0);
+  const indexText = `${JSON.stringify({ settings, [indexKey]: texts }, null, 2)}\n`;
+  if (!existsSync(indexFile) || readFileSync(indexFile, "utf8") !== indexText) writeFileSync(indexFile, indexText);
+  const total = items.reduce((sum, { id }) => sum + statSync(join(dir, `${id}.mp3`)).size, 0);
   console.log(
-    `[word-audio] ${cards.length} words (${made} generated, ${cards.length - made} kept${removed ? `, ${removed} stale removed` : ""}), ` +
-      `${total} bytes, ${Math.round(total / cards.length)} bytes per word → ${audioDir.slice(root.length + 1)}/`,
+    `[word-audio] ${name}: ${items.length} ${unit}s (${made} generated, ${items.length - made} kept${removed ? `, ${removed} stale removed` : ""}), ` +
+      `${total} bytes, ${Math.round(total / items.length)} bytes per ${unit} → ${dir.slice(root.length + 1)}/`,
   );
 }
 
-main();
+for (const [name, set] of Object.entries(SETS)) {
+  if (opts.set === "all" || opts.set === name) generate(name, set);
+}

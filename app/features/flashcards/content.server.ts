@@ -1,6 +1,6 @@
 // Where a card's picture and sound live: an admin's upload (R2, /media/<key>) wins over the shipped
 // content, whose fingerprinted files the build writes to public/content (static assets, immutable) and
-// lists in content.generated.json (scripts/content/flashcard-assets.mjs). Only this module reads it.
+// lists in content.generated.json (scripts/content/content-assets.mjs). Only this module reads it.
 import { publicPath } from "~/server/storage.server";
 import manifest from "./content.generated.json";
 import type { Tier } from "./plan";
