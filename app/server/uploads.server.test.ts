@@ -10,6 +10,30 @@ function multipart(fields: [string, string | File][]) {
   for (const [name, value] of fields) form.append(name, value);
   return new Request("http://nika.test/courses/modules/x/edit", { method: "POST", body: form });
 }
+/** A body as a browser writes it (an empty file input is a file part with `filename=""` and no bytes). */
+function raw(parts: [name: string, filename: string, content: string][]) {
+  const body = parts.map(
+    ([name, filename, content]) =>
+      `--b\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n${content}\r\n`,
+  );
+  return new Request("http://nika.test/courses/modules/x/edit", {
+    method: "POST",
+    body: `${body.join("")}--b--\r\n`,
+    headers: { "Content-Type": "multipart/form-data; boundary=b" },
+  });
+}
+/** The same request, its body arriving in slices of `size` bytes (as over a slow network). */
+async function inSlices(request: Request, size: number) {
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  let offset = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (offset >= bytes.byteLength) return controller.close();
+      controller.enqueue(bytes.slice(offset, (offset += size)));
+    },
+  });
+  return new Request(request.url, { method: "POST", body, headers: request.headers, duplex: "half" } as RequestInit);
+}
 const read = (request: Request, maxFileBytes = 100, maxBodyBytes = 10_000) =>
   readFormWithFiles(request, { fields: ["image", "banner"], maxFileBytes, maxBodyBytes });
 
@@ -47,21 +71,28 @@ describe("readFormWithFiles", () => {
 
   it("joins a file that arrives in many chunks", async () => {
     const big = bytes(200_000, 3);
-    const { files } = await read(multipart([["banner", new File([big], "faixa.webp", { type: "image/webp" })]]), 250_000, 300_000);
+    const request = await inSlices(multipart([["banner", new File([big], "faixa.webp", { type: "image/webp" })]]), 16 * 1024);
+    const { files } = await read(request, 250_000, 300_000);
     expect(files.get("banner")!.size).toBe(200_000);
     expect(Buffer.compare(Buffer.from(files.get("banner")!.bytes!), Buffer.from(big))).toBe(0);
   });
 
-  it("ignores an empty file input, but keeps a named empty file", async () => {
+  it("ignores an empty file input (no name, no bytes, as a browser sends it), but keeps a named empty file", async () => {
     const { files } = await read(
-      multipart([
-        ["image", new File([], "", { type: "application/octet-stream" })],
-        ["banner", new File([], "vazio.png", { type: "image/png" })],
+      raw([
+        ["image", "", ""],
+        ["banner", "vazio.png", ""],
       ]),
     );
     expect(files.has("image")).toBe(false);
     expect(files.get("banner")).toMatchObject({ filename: "vazio.png", size: 0 });
     expect(files.get("banner")!.bytes).toEqual(new Uint8Array(0));
+  });
+
+  it("keeps a file with bytes whose name comes to nothing (a path like 'pasta/' is cut to its last part): it gets checked like any file", async () => {
+    const { files } = await read(raw([["image", "pasta/", "GIF89a"]]));
+    expect(files.get("image")).toMatchObject({ filename: "", size: 6 });
+    expect(new TextDecoder().decode(files.get("image")!.bytes!)).toBe("GIF89a");
   });
 
   it("reads only the listed fields, the first file of each, and the text fields", async () => {

@@ -524,6 +524,33 @@ describe("upload refusals: 4xx, conform form errors, nothing stored in R2 or the
     expect((await cardRow(id.dog)).word).toBe("dog");
   });
 
+  it("takes a picture of exactly 5 MB and a recording of exactly 2 MB in one form (the body cap has room for both and the fields)", async () => {
+    const { id } = await arrangeCategory();
+    const picture = new Uint8Array(IMAGE_LIMIT);
+    picture.set(PNG);
+    const recording = new Uint8Array(AUDIO_LIMIT);
+    recording.set(MP3);
+    const outcome = await editCard(id.horse, { word: "horse", translation: "cavalo", image_file: png(picture), audio_file: mp3(recording) });
+    expect(outcome.status).toBe(302);
+    const row = await cardRow(id.horse);
+    expect(await bucket.keys()).toEqual([row.imageKey, row.audioKey].sort());
+  });
+
+  it("refuses a body that is not a form (415) and answers a multipart body without its boundary with 400 through conform", async () => {
+    const { id } = await arrangeCategory();
+    const path = `http://nika.test/flashcard-v2/admin/cards/${id.dog}`;
+    const post = (body: string, type: string) =>
+      editCardRequest(id.dog, new Request(path, { method: "POST", body, headers: { Cookie: admin.header(), "Content-Type": type } }));
+    const json = await post(JSON.stringify({ word: "wolf" }), "application/json");
+    expect(json.status).toBe(415);
+    expect(json.data).toMatchObject({ code: "unsupported_type" });
+    expectRefusal(await post("word=wolf", "multipart/form-data"), 400, "unreadable", [
+      "Erro",
+      "Falha ao salvar cartão: Não foi possível ler o envio.",
+    ]);
+    expect((await cardRow(id.dog)).word).toBe("dog");
+  });
+
   it("deletes the new upload again when the card is gone by the time it is saved", async () => {
     const { id } = await arrangeCategory();
     await db.update(flashcardCards).set({ deletedAt: new Date() }).where(eq(flashcardCards.id, id.dog));
@@ -532,5 +559,34 @@ describe("upload refusals: 4xx, conform form errors, nothing stored in R2 or the
       "Falha ao salvar cartão: Cartão não encontrado",
     ]);
     expect(await bucket.keys()).toEqual([]);
+  });
+});
+
+describe("storage: a failed write leaves nothing behind; a form without files needs none", () => {
+  it("answers 500 when storing the recording fails, and deletes the picture it had already stored (nothing saved)", async () => {
+    const { id } = await arrangeCategory();
+    const puts: string[] = [];
+    const failing = new Proxy(bucket.bucket, {
+      get: (target, name) =>
+        name === "put"
+          ? (...a: Parameters<R2Bucket["put"]>) => {
+              puts.push(a[0]);
+              return a[0].endsWith(".mp3") ? Promise.reject(new Error("R2 fora do ar")) : target.put(...a);
+            }
+          : Reflect.get(target, name, target),
+    }) as R2Bucket;
+    const before = await cardRow(id.dog);
+    const outcome = await editCard(id.dog, { word: "wolf", image_file: png(), audio_file: mp3() }, { context: ctx({ MEDIA: failing }) });
+    expectRefusal(outcome, 500, "audio_failed", ["Erro", "Falha ao enviar áudio: R2 fora do ar"]);
+    expect(puts).toHaveLength(2);
+    expect(await bucket.keys()).toEqual([]);
+    expect(await cardRow(id.dog)).toEqual(before);
+  });
+
+  it("saves a form without files without touching storage (no R2 binding needed)", async () => {
+    const { id } = await arrangeCategory();
+    const outcome = await editCard(id.dog, { word: "dog", translation: "cão" }, { context: ctx({ MEDIA: undefined }) });
+    expect(outcome.status).toBe(302);
+    expect((await cardRow(id.dog)).translation).toBe("cão");
   });
 });

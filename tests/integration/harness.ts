@@ -110,17 +110,49 @@ export const args = (req: Request, context: AppLoadContext, params: Record<strin
 /** A field of a multipart form: text, or a file (its bytes, name and declared type). */
 export type Part = string | { bytes: Uint8Array; name: string; type?: string };
 
-/** What an empty <input type="file"> sends. */
+/** What an empty <input type="file"> sends: a file part with `filename=""` and no bytes. */
 export const NO_FILE: Part = { bytes: new Uint8Array(), name: "", type: "application/octet-stream" };
+
+/**
+ * A multipart body written the way a browser writes it (HTML's multipart/form-data encoding): every
+ * file part carries `filename="…"`, even an empty one — undici's FormData leaves the attribute out
+ * for an empty name, which would turn "no file chosen" into a text field.
+ */
+export function multipartBody(fields: Iterable<[string, Part]>) {
+  const boundary = `----NikaTestFormBoundary${Math.random().toString(36).slice(2)}`;
+  const quoted = (text: string) => text.replace(/"/g, "%22").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+  const encoder = new TextEncoder();
+  const chunks: Uint8Array[] = [];
+  for (const [name, value] of fields) {
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"`;
+    if (typeof value === "string") chunks.push(encoder.encode(`${head}\r\n\r\n${value}\r\n`));
+    else {
+      const type = value.type || "application/octet-stream";
+      chunks.push(
+        encoder.encode(`${head}; filename="${quoted(value.name)}"\r\nContent-Type: ${type}\r\n\r\n`),
+        value.bytes,
+        encoder.encode("\r\n"),
+      );
+    }
+  }
+  chunks.push(encoder.encode(`--${boundary}--\r\n`));
+  const body = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return { body, contentType: `multipart/form-data; boundary=${boundary}` };
+}
 
 /** A multipart POST as a browser sends a form with file inputs, from `jar`'s session. */
 export function multipart(path: string, jar: CookieJar, fields: Record<string, Part>, headers: Record<string, string> = {}) {
-  const body = new FormData();
-  for (const [name, value] of Object.entries(fields)) {
-    if (typeof value === "string") body.append(name, value);
-    else body.append(name, new File([value.bytes as BlobPart], value.name, { type: value.type ?? "" }));
-  }
-  return new Request(`http://nika.test${path}`, { method: "POST", body, headers: { Cookie: jar.header(), ...headers } });
+  const { body, contentType } = multipartBody(Object.entries(fields));
+  return new Request(`http://nika.test${path}`, {
+    method: "POST",
+    body,
+    headers: { Cookie: jar.header(), "Content-Type": contentType, ...headers },
+  });
 }
 
 /** The flash toast an answer sets (what the next page shows), or null. */
