@@ -34,8 +34,10 @@ export default defineConfig({
   projects: [
     // The route contract (tests/contract) runs first and alone: it compares row counts of every table.
     { name: "contract", testDir: "tests/contract", use: { ...chromium } },
-    { name: "js", use: { ...chromium, javaScriptEnabled: true }, dependencies: ["contract"] },
-    { name: "no-js", use: { ...chromium, javaScriptEnabled: false }, dependencies: ["contract"] },
+    // Then the tests that switch a shared feature flag, alone (tests/serial).
+    { name: "flags", testDir: "tests/serial", use: { ...chromium }, dependencies: ["contract"] },
+    { name: "js", use: { ...chromium, javaScriptEnabled: true }, dependencies: ["flags"] },
+    { name: "no-js", use: { ...chromium, javaScriptEnabled: false }, dependencies: ["flags"] },
   ],
   webServer: [
     {

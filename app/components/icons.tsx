@@ -179,3 +179,6 @@ export function NikaLogo({ size = 32, className }: { size?: number; className?: 
     </svg>
   );
 }
+
+/** A star (ratings): pass `fill="currentColor"` for an earned one. */
+export const StarIcon = icon(<path d="m12 3.5 2.6 5.3 5.9.9-4.3 4.1 1 5.8-5.2-2.7-5.2 2.7 1-5.8-4.3-4.1 5.9-.9z" />);

@@ -12,6 +12,7 @@ import { isProduction, type Env } from "./env";
 import { isFeatureEnabled, type FlagKey } from "./flags.server";
 import { randomToken, sha256Hex, verifyPassword } from "./password";
 import { authTokens, passwordCredentials, sessions, users, type User } from "./schema";
+import { redirectWithToast, type Toast } from "./toast.server";
 
 const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
 /** Sliding expiry and last-seen are written at most this often, not on every request. */
@@ -160,13 +161,27 @@ export async function checkAccess(
   return { user: user! };
 }
 
+/**
+ * Pages that tell an anonymous visitor why they were sent to /signin (spec §2: the pronunciation game's
+ * 'Você precisa estar logado para jogar'). By path, because the signed-in layout's loader, which runs
+ * alongside the page's own, redirects first.
+ */
+const SIGN_IN_TOASTS: readonly [prefix: string, toast: Toast][] = [
+  ["/pronunciation-game", { type: "error", title: "Você precisa estar logado para jogar" }],
+];
+
+const signInToastFor = (path: string) =>
+  SIGN_IN_TOASTS.find(([prefix]) => path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`))?.[1];
+
 /** Signed in and not blocked, or a redirect: anonymous → /signin (keeping the target), blocked → /blocked. */
 export async function requireUser(request: Request, context: AppLoadContext): Promise<SessionUser> {
   const user = await getSessionUser(request, context);
   const refusal = accessRefusal(user, "user");
   if (refusal?.code === "UNAUTHENTICATED") {
     const target = returnPath(request);
-    throw redirect(target === "/" ? "/signin" : `/signin?redirectTo=${encodeURIComponent(target)}`);
+    const signIn = target === "/" ? "/signin" : `/signin?redirectTo=${encodeURIComponent(target)}`;
+    const toast = signInToastFor(target);
+    throw toast ? await redirectWithToast(signIn, toast) : redirect(signIn);
   }
   if (refusal) throw redirect("/blocked");
   return user!;

@@ -474,5 +474,8 @@ const server = http.createServer(async (req, res) => {
   }
 });
 
+// Keep idle connections longer than any pause inside a test: Node's 5 s default closes a socket that the
+// test's fetch may be reusing at that very moment ("other side closed").
+server.keepAliveTimeout = 120_000;
 server.listen(Number(opts.port), "127.0.0.1", () => console.log(`[fake-upstream] listening on 127.0.0.1:${opts.port}`));
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.close(() => process.exit(0)));

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Outlet, useLoaderData, useRouteError, useRouteLoaderData, isRouteErrorResponse } from "@remix-run/react";
 import { ErrorScreen } from "~/components/ErrorScreen";
 import { useCoursesNavigationSkeleton } from "~/features/courses/Skeletons";
+import { usePronunciationListSkeleton } from "~/features/pronunciation/LevelGrid";
 import { AppShell } from "~/features/shell/AppShell";
 import { loadShell } from "~/features/shell/shell.server";
 import { MAIN_ID, SHELL_ROUTE_ID, type ShellData } from "~/features/shell/types";
@@ -16,9 +17,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export default function AppLayout() {
   const data = useLoaderData<typeof loader>();
-  // While a client navigation into a course page loads, show its skeleton instead of the old page.
+  // While a client navigation into a course page or the pronunciation levels loads, show its skeleton
+  // instead of the old page.
   const courseSkeleton = useCoursesNavigationSkeleton();
-  return <AppShell data={data}>{courseSkeleton ?? <Outlet />}</AppShell>;
+  const levelsSkeleton = usePronunciationListSkeleton();
+  return <AppShell data={data}>{courseSkeleton ?? levelsSkeleton ?? <Outlet />}</AppShell>;
 }
 
 /** Errors of the pages below keep the chrome (feature disabled, failed loaders…). */

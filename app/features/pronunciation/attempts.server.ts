@@ -1,0 +1,257 @@
+// The pronunciation game's data: the level list with best scores (one query), a level, and an attempt —
+// its credit and its row in one statement, then the scorer, then the result or the refund.
+// Best scores are derived from the scored attempts; nothing else stores them.
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { sql } from "drizzle-orm";
+import { MIN_AUDIO_BYTES } from "~/lib/audio/validate";
+import { readWavHeader } from "~/lib/audio/wav";
+import { ProviderError, type ProviderOptions } from "~/server/ai/index.server";
+import {
+  getPronunciationScorer,
+  isCreditsExhausted,
+  UnsupportedAudioError,
+  type PronouncedWord,
+  type PronunciationAssessment,
+  type PronunciationScorer,
+} from "~/server/ai/pronunciation/index.server";
+import { spendCreditsThen } from "~/server/credits.server";
+import { rowsOf, type DbOrTx } from "~/server/db.server";
+import { deleteQuietly, mediaBucket, PRONUNCIATION_ATTEMPTS_FOLDER, putObject, sniffAudio } from "~/server/storage.server";
+import { levelAudioUrl } from "./content.server";
+import type { PronunciationRefusal } from "./texts";
+
+/** Ledger reasons of an attempt's credit and of its refund. */
+export const PRONUNCIATION_CREDIT_REASON = "pronunciation";
+export const PRONUNCIATION_REFUND_REASON = "refund:pronunciation";
+
+/** An attempt is at most 30 s of speech (issue 10). */
+export const MAX_ATTEMPT_SECONDS = 30;
+/** The upload cap of an attempt's form (a 30 s WAV at 48 kHz stereo is 5.8 MB). */
+export const MAX_ATTEMPT_UPLOAD_BYTES = 8 * 1024 * 1024;
+/** Compressed recordings carry no cheap duration: 30 s at 320 kbps is the most they may weigh. */
+export const MAX_COMPRESSED_BYTES = (MAX_ATTEMPT_SECONDS * 320_000) / 8;
+
+// ——— reading ———
+
+export type LevelSummary = { level: number; bestScore: number | null };
+
+/** The 100 levels with the learner's best score of each, in one statement. */
+export async function loadLevelSummaries(db: DbOrTx, userId: string): Promise<LevelSummary[]> {
+  const rows = rowsOf(
+    await db.execute(sql`
+      select l.level, max(a.overall_score) as best
+      from pronunciation_levels l
+      left join pronunciation_attempts a on a.level = l.level and a.user_id = ${userId} and a.status = 'scored'
+      group by l.level
+      order by l.level`),
+  );
+  return rows.map((row) => ({ level: Number(row.level), bestScore: row.best === null ? null : Number(row.best) }));
+}
+
+export type LevelView = {
+  level: number;
+  band: number;
+  sentence: string;
+  translation: string;
+  audioUrl: string | null;
+  bestScore: number | null;
+  attemptCount: number;
+};
+
+/** One level with the learner's best score and number of scored attempts; null when it does not exist. */
+export async function loadLevel(db: DbOrTx, userId: string, level: number): Promise<LevelView | null> {
+  const row = rowsOf(
+    await db.execute(sql`
+      select l.level, l.band, l.sentence, l.translation, l.audio_asset, l.audio_key,
+        (select max(a.overall_score) from pronunciation_attempts a
+          where a.user_id = ${userId} and a.level = l.level and a.status = 'scored') as best,
+        (select count(*)::int from pronunciation_attempts a
+          where a.user_id = ${userId} and a.level = l.level and a.status = 'scored') as attempts
+      from pronunciation_levels l where l.level = ${level}`),
+  )[0];
+  if (!row) return null;
+  return {
+    level: Number(row.level),
+    band: Number(row.band),
+    sentence: String(row.sentence),
+    translation: String(row.translation),
+    audioUrl: levelAudioUrl({ audioAsset: (row.audio_asset as string | null) ?? null, audioKey: (row.audio_key as string | null) ?? null }),
+    bestScore: row.best === null ? null : Number(row.best),
+    attemptCount: Number(row.attempts),
+  };
+}
+
+export type AttemptView = {
+  id: string;
+  level: number;
+  sentence: string;
+  overallScore: number;
+  accuracyScore: number;
+  fluencyScore: number;
+  completenessScore: number;
+  pronunciationScore: number;
+  prosodyScore: number | null;
+  words: PronouncedWord[];
+  recognizedText: string | null;
+  hasRecording: boolean;
+  scorer: string;
+  /** The best score of the level before this attempt (null: the first scored one). */
+  previousBest: number | null;
+};
+
+/** A scored attempt of this learner at this level, with the best score before it; null otherwise. */
+export async function loadAttempt(db: DbOrTx, userId: string, level: number, attemptId: string): Promise<AttemptView | null> {
+  const row = rowsOf(
+    await db.execute(sql`
+      select a.*,
+        (select max(b.overall_score) from pronunciation_attempts b
+          where b.user_id = a.user_id and b.level = a.level and b.status = 'scored'
+            and (b.created_at, b.id) < (a.created_at, a.id)) as previous_best
+      from pronunciation_attempts a
+      where a.id = ${attemptId} and a.user_id = ${userId} and a.level = ${level} and a.status = 'scored'`),
+  )[0];
+  if (!row) return null;
+  const num = (value: unknown) => Number(value);
+  return {
+    id: String(row.id),
+    level: num(row.level),
+    sentence: String(row.sentence),
+    overallScore: num(row.overall_score),
+    accuracyScore: num(row.accuracy_score),
+    fluencyScore: num(row.fluency_score),
+    completenessScore: num(row.completeness_score),
+    pronunciationScore: num(row.pronunciation_score),
+    prosodyScore: row.prosody_score === null ? null : num(row.prosody_score),
+    words: (typeof row.words === "string" ? JSON.parse(row.words) : row.words) as PronouncedWord[],
+    recognizedText: (row.recognized_text as string | null) ?? null,
+    hasRecording: Boolean(row.audio_key),
+    scorer: String(row.scorer),
+    previousBest: row.previous_best === null ? null : num(row.previous_best),
+  };
+}
+
+/** The R2 key of an attempt's recording, only for its owner. */
+export async function attemptRecordingKey(db: DbOrTx, userId: string, attemptId: string): Promise<string | null> {
+  const row = rowsOf(await db.execute(sql`select audio_key from pronunciation_attempts where id = ${attemptId} and user_id = ${userId}`))[0];
+  return (row?.audio_key as string | null | undefined) ?? null;
+}
+
+// ——— the recording ———
+
+export type Recording = { bytes: Uint8Array; mimeType: string; ext: string };
+export type RecordingCheck = { ok: true; recording: Recording } | { ok: false; code: PronunciationRefusal };
+
+/**
+ * The rules of an attempt's audio, before anything is spent: not empty, at least 1 024 bytes, audio by
+ * its content (not by its declared type), and at most 30 s (WAV by its header; compressed audio by size).
+ */
+export function checkRecording(bytes: Uint8Array): RecordingCheck {
+  if (bytes.byteLength === 0) return { ok: false, code: "empty_audio" };
+  if (bytes.byteLength < MIN_AUDIO_BYTES) return { ok: false, code: "audio_too_short" };
+  const sniffed = sniffAudio(bytes);
+  if (!sniffed) return { ok: false, code: "not_audio" };
+  if (sniffed.mime === "audio/wav") {
+    const header = readWavHeader(bytes);
+    if (header.byteRate <= 0) return { ok: false, code: "not_audio" };
+    if ((bytes.byteLength - 44) / header.byteRate > MAX_ATTEMPT_SECONDS) return { ok: false, code: "audio_too_long" };
+  } else if (bytes.byteLength > MAX_COMPRESSED_BYTES) {
+    return { ok: false, code: "audio_too_long" };
+  }
+  return { ok: true, recording: { bytes, mimeType: sniffed.mime, ext: sniffed.ext } };
+}
+
+// ——— an attempt ———
+
+export type AttemptOutcome = { ok: true; attemptId: string; balance: number } | { ok: false; code: PronunciationRefusal };
+
+export function pronunciationScorer(context: AppLoadContext, options?: ProviderOptions): PronunciationScorer | null {
+  return getPronunciationScorer(context.cloudflare.env, options);
+}
+
+/**
+ * Spends 1 credit and creates the attempt in one statement (never one without the other), asks the
+ * scorer, stores the recording for replay, and records the result. A failed scorer marks the attempt
+ * failed and refunds the credit in one statement. The caller has checked the level, the flag, the
+ * recording and that `scorer` reads its type.
+ */
+export async function scoreAttempt(
+  context: AppLoadContext,
+  userId: string,
+  level: LevelView,
+  recording: Recording,
+  scorer: PronunciationScorer,
+): Promise<AttemptOutcome> {
+  const { spend, row } = await spendCreditsThen(
+    context.db,
+    userId,
+    1,
+    PRONUNCIATION_CREDIT_REASON,
+    sql`attempt as (
+        insert into pronunciation_attempts (user_id, level, sentence, scorer)
+        select id, ${level.level}, ${level.sentence}, ${scorer.name} from spent
+        returning id
+      ), outcome as (select id from attempt)`,
+  );
+  if (!spend.ok || !row) return { ok: false, code: "credits_exhausted" };
+  const attemptId = String(row.id);
+
+  const audioKey = `${PRONUNCIATION_ATTEMPTS_FOLDER}/${userId}/${attemptId}.${recording.ext}`;
+  const stored = putObject(mediaBucket(context), audioKey, recording.bytes, { contentType: recording.mimeType }).then(
+    () => true,
+    (error: unknown) => {
+      console.error("pronunciation: the recording was not stored", error);
+      return false;
+    },
+  );
+  let assessment: PronunciationAssessment;
+  try {
+    assessment = await scorer.assess({
+      bytes: recording.bytes,
+      mimeType: recording.mimeType,
+      referenceText: level.sentence,
+      level: level.level,
+      userId,
+    });
+  } catch (error) {
+    await failAttempt(context.db, attemptId);
+    if (await stored) await deleteQuietly(mediaBucket(context), [audioKey]);
+    if (isCreditsExhausted(error)) return { ok: false, code: "credits_exhausted" };
+    if (error instanceof UnsupportedAudioError) return { ok: false, code: "unsupported_audio" };
+    if (error instanceof ProviderError) {
+      console.error(`pronunciation: scorer ${scorer.name} failed`, error.message);
+      return { ok: false, code: error.kind === "timeout" ? "scorer_timeout" : "scorer_failed" };
+    }
+    throw error;
+  }
+  await recordScore(context.db, attemptId, assessment, (await stored) ? audioKey : null);
+  return { ok: true, attemptId, balance: spend.balance };
+}
+
+async function recordScore(db: DbOrTx, attemptId: string, result: PronunciationAssessment, audioKey: string | null) {
+  await db.execute(sql`
+    update pronunciation_attempts set status = 'scored',
+      overall_score = ${result.overallScore}, accuracy_score = ${result.accuracyScore},
+      fluency_score = ${result.fluencyScore}, completeness_score = ${result.completenessScore},
+      pronunciation_score = ${result.pronunciationScore}, prosody_score = ${result.prosodyScore ?? null},
+      words = ${JSON.stringify(result.words)}::jsonb, recognized_text = ${result.recognizedText},
+      audio_key = ${audioKey}
+    where id = ${attemptId} and status = 'scoring'`);
+}
+
+/** Marks a scoring attempt failed and gives its credit back, in one statement (a second call does nothing). */
+export async function failAttempt(db: DbOrTx, attemptId: string): Promise<number | null> {
+  const row = rowsOf(
+    await db.execute(sql`
+      with failed as (
+        update pronunciation_attempts set status = 'failed' where id = ${attemptId} and status = 'scoring' returning user_id
+      ), refunded as (
+        update users u set monthly_credits = u.monthly_credits + 1, updated_at = now()
+        from failed where u.id = failed.user_id returning u.id, u.monthly_credits
+      ), ledger as (
+        insert into credit_ledger (user_id, delta, balance_after, reason)
+        select id, 1, monthly_credits, ${PRONUNCIATION_REFUND_REASON} from refunded
+      )
+      select monthly_credits as balance from refunded`),
+  )[0];
+  return row ? Number(row.balance) : null;
+}

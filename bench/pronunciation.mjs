@@ -1,0 +1,209 @@
+#!/usr/bin/env node
+// Pronunciation game: the server's added time to a score over the scorer's own — POST
+// /pronunciation-game/1 with a 2 s 16 kHz WAV (1 credit, the attempt's statement, the scorer, the
+// recording to R2, the result, 303) minus what the scorer alone takes (the fake upstream's Azure REST
+// endpoint, a fixed --delay ms, timed directly on the same loopback) — median and p95 over --attempts
+// attempts one at a time; and the JavaScript the list and a level page load on a first visit (gzip).
+//   node bench/pronunciation.mjs [--attempts 50] [--delay 150] [--build]
+// By default the existing ./build is served (never rebuilt under a running server); --build rebuilds it.
+// Its own ports, embedded database and data folder: it never meets `npm start` or the e2e server.
+import { spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import net from "node:net";
+import { parseArgs } from "node:util";
+import { gzipSizeOf, kb, launchChromium, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
+
+const { values: opts } = parseArgs({
+  options: {
+    attempts: { type: "string", default: "50" },
+    delay: { type: "string", default: "150" },
+    build: { type: "boolean", default: false },
+  },
+});
+const ATTEMPTS = Math.max(5, Math.min(500, Number(opts.attempts)));
+const DELAY_MS = Math.max(0, Number(opts.delay));
+const port = "8796";
+const pgPort = "54396";
+const wsPort = "5564";
+const providerPort = "4021";
+const provider = `http://127.0.0.1:${providerPort}`;
+const azureKey = "bench-azure-key";
+const base = `http://127.0.0.1:${port}`;
+const vars = ".cache/bench-pronunciation.vars";
+
+const inUse = (p) =>
+  new Promise((resolve) => {
+    const socket = net.connect({ host: "127.0.0.1", port: Number(p) });
+    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("error", () => resolve(false));
+  });
+for (const p of [port, pgPort, wsPort, providerPort]) {
+  if (await inUse(p)) {
+    console.error(`port ${p} is already in use by another process; stop it first (this bench does not kill foreign processes).`);
+    process.exit(1);
+  }
+}
+
+writeBenchVars(vars, {
+  port,
+  pgPort,
+  wsPort,
+  extra: `\nAZURE_SPEECH_KEY=${azureKey}\nAZURE_SPEECH_ENDPOINT=${provider}\nMONTHLY_CREDITS=100000\n`,
+});
+
+// 1. The fake scorer and the app on a fresh embedded database.
+const fake = spawn("node", ["tests/fake-upstream/server.mjs", "--port", providerPort, "--azure-key", azureKey], { stdio: "ignore" });
+const startArgs = ["--env-file", vars, "--port", port, "--data", ".cache/bench-pronunciation", "--fresh", "--quiet-wrangler"];
+const child = spawn("node", ["scripts/start.mjs", ...startArgs, ...(opts.build ? [] : ["--no-build"])], {
+  stdio: ["ignore", "ignore", "inherit", "ipc"],
+});
+const stop = () => (child.kill("SIGTERM"), fake.kill("SIGTERM"));
+process.on("SIGINT", () => (stop(), process.exit(130)));
+await untilReady(child);
+
+function percentile(values, q) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)];
+}
+const ms = (value) => `${value.toFixed(1)} ms`;
+
+/** 2 s of a 220 Hz tone, 16 kHz mono 16-bit PCM WAV (what the page's recorder sends). */
+function wav(seconds = 2) {
+  const rate = 16_000;
+  const count = rate * seconds;
+  const bytes = Buffer.alloc(44 + count * 2);
+  bytes.write("RIFF", 0, "ascii");
+  bytes.writeUInt32LE(36 + count * 2, 4);
+  bytes.write("WAVEfmt ", 8, "ascii");
+  bytes.writeUInt32LE(16, 16);
+  bytes.writeUInt16LE(1, 20);
+  bytes.writeUInt16LE(1, 22);
+  bytes.writeUInt32LE(rate, 24);
+  bytes.writeUInt32LE(rate * 2, 28);
+  bytes.writeUInt16LE(2, 32);
+  bytes.writeUInt16LE(16, 34);
+  bytes.write("data", 36, "ascii");
+  bytes.writeUInt32LE(count * 2, 40);
+  for (let i = 0; i < count; i++) bytes.writeInt16LE(Math.round(9000 * Math.sin((2 * Math.PI * 220 * i) / rate)), 44 + i * 2);
+  return bytes;
+}
+const recording = wav();
+
+const results = { attempts: ATTEMPTS, scorerDelayMs: DELAY_MS };
+try {
+  const cookie = await signInAsLearner(base);
+  const delayNext = () => fetch(`${provider}/__ai/next?mode=slow&delay=${DELAY_MS}`, { method: "POST" });
+
+  /** The scorer alone: the same Azure request the app makes, timed from here. */
+  async function scorerAlone(sentence) {
+    await delayNext();
+    const header = Buffer.from(
+      JSON.stringify({
+        ReferenceText: sentence,
+        GradingSystem: "HundredMark",
+        Granularity: "Phoneme",
+        Dimension: "Comprehensive",
+        EnableMiscue: true,
+      }),
+    ).toString("base64");
+    const started = performance.now();
+    const response = await fetch(`${provider}/speech/recognition/conversation/cognitiveservices/v1?language=en-US&format=detailed`, {
+      method: "POST",
+      headers: {
+        "Ocp-Apim-Subscription-Key": azureKey,
+        "Content-Type": "audio/wav; codecs=audio/pcm; samplerate=16000",
+        Accept: "application/json",
+        "Pronunciation-Assessment": header,
+      },
+      body: recording,
+    });
+    await response.arrayBuffer();
+    if (!response.ok) throw new Error(`the fake scorer answered ${response.status}`);
+    return performance.now() - started;
+  }
+
+  /** One attempt through the app, timed until the whole answer (a 303) is read. */
+  async function attempt() {
+    await delayNext();
+    const form = new FormData();
+    form.set("intent", "attempt");
+    form.set("audio", new Blob([recording], { type: "audio/wav" }), "gravacao.wav");
+    const started = performance.now();
+    const response = await fetch(`${base}/pronunciation-game/1`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Cookie: cookie },
+      body: form,
+    });
+    await response.arrayBuffer();
+    const elapsed = performance.now() - started;
+    if (response.status !== 303) throw new Error(`an attempt answered ${response.status}`);
+    return elapsed;
+  }
+
+  const page = await fetch(`${base}/pronunciation-game/1?_data=routes%2F_app%2B%2F_labs%2B%2Fpronunciation-game.%24level`, {
+    headers: { Cookie: cookie },
+  });
+  const sentence = (await page.json()).level.sentence;
+
+  // 2. Warm-up, then ATTEMPTS attempts and as many direct scorer calls, interleaved, one at a time.
+  for (let i = 0; i < 3; i++) {
+    await attempt();
+    await scorerAlone(sentence);
+  }
+  const total = [];
+  const alone = [];
+  const wall = performance.now();
+  for (let i = 0; i < ATTEMPTS; i++) {
+    total.push(await attempt());
+    alone.push(await scorerAlone(sentence));
+  }
+  const seconds = (performance.now() - wall) / 1000;
+  const aloneMedian = percentile(alone, 0.5);
+  const added = total.map((t) => t - aloneMedian);
+  results.total = { median: percentile(total, 0.5), p95: percentile(total, 0.95) };
+  results.scorerAlone = { median: aloneMedian, p95: percentile(alone, 0.95) };
+  results.added = { median: percentile(added, 0.5), p95: percentile(added, 0.95) };
+  console.log(`attempt (POST /pronunciation-game/1 → 303)   median ${ms(results.total.median)} · p95 ${ms(results.total.p95)} (n=${ATTEMPTS})`);
+  console.log(`the scorer alone (fake Azure, ${DELAY_MS} ms delay) median ${ms(aloneMedian)} · p95 ${ms(results.scorerAlone.p95)}`);
+  console.log(`server's added time                        median ${ms(results.added.median)} · p95 ${ms(results.added.p95)}`);
+  console.log(
+    `(${ATTEMPTS} attempts + ${ATTEMPTS} direct scorer calls in ${seconds.toFixed(1)} s, one at a time, loopback, wrangler dev + embedded Postgres)`,
+  );
+
+  // 3. JavaScript the list and a level page load on a first visit (empty cache), gzip.
+  try {
+    const browser = await launchChromium();
+    const [name, value] = cookie.split("=");
+    results.js = {};
+    for (const [label, path] of [
+      ["/pronunciation-game (list)", "/pronunciation-game"],
+      ["/pronunciation-game/1 (level)", "/pronunciation-game/1"],
+    ]) {
+      const context = await browser.newContext();
+      await context.addCookies([{ name, value, domain: "127.0.0.1", path: "/" }]);
+      const tab = await context.newPage();
+      const scripts = new Set();
+      tab.on("response", (r) => r.request().resourceType() === "script" && r.url().startsWith(base) && scripts.add(r.url()));
+      await tab.goto(base + path, { waitUntil: "networkidle" });
+      let gzip = 0;
+      let routeChunks = 0;
+      for (const url of scripts) {
+        const size = await gzipSizeOf(url);
+        gzip += size;
+        if (/pronunciation|LevelGrid|LevelScreen|ResultView|ScoreRing/i.test(url)) routeChunks += size;
+      }
+      results.js[label] = { files: scripts.size, gzip, routeChunks };
+      console.log(`${label.padEnd(30)} loads ${String(scripts.size).padStart(2)} JS files = ${kb(gzip)} gzip (route chunks ${kb(routeChunks)})`);
+      await context.close();
+    }
+    await browser.close();
+  } catch (error) {
+    console.log(`(page JS sizes skipped: ${error.message})`);
+  }
+} finally {
+  stop();
+}
+mkdirSync("bench/results", { recursive: true });
+writeFileSync("bench/results/pronunciation.json", JSON.stringify(results, null, 2));
+setTimeout(() => process.exit(0), 1500);

@@ -1,0 +1,290 @@
+// The pronunciation game through its routes, on PGlite and a Miniflare R2 bucket, scored by our own
+// alignment scorer over the fake upstream's OpenAI transcription protocol: the list (one query, best
+// scores), the level page, an attempt end to end (credit, row, recording, result), every refusal
+// (nothing spent), scorer failures (refunded), best scores that only go up, and 30 parallel attempts
+// on 10 credits.
+import { and, eq, sql } from "drizzle-orm";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { failAttempt, pronunciationScorer, scoreAttempt, loadLevel, checkRecording } from "~/features/pronunciation/attempts.server";
+import type { LevelPageData, PronunciationActionData } from "~/features/pronunciation/page.server";
+import { encodeWav } from "~/lib/audio/wav";
+import * as levelRoute from "~/routes/_app+/_labs+/pronunciation-game.$level";
+import * as listRoute from "~/routes/_app+/_labs+/pronunciation-game._index";
+import * as audioRoute from "~/routes/resources+/pronunciation-audio.$attemptId";
+import { createSession } from "~/server/auth.server";
+import { creditPeriod, getBalance } from "~/server/credits.server";
+import type { Database } from "~/server/db.server";
+import { appConfig, creditLedger, pronunciationAttempts, pronunciationLevels, users } from "~/server/schema";
+import { useChatWorld } from "./chat-world";
+import { freePort } from "./fake-upstream";
+import { args, call, contextFor, CookieJar, multipart, request, toastOf, type Part } from "./harness";
+
+const PORT = await freePort();
+const world = useChatWorld(PORT, "pronunciation-openai-key");
+let db: Database;
+let n = 0;
+let levelOne: { sentence: string };
+beforeAll(async () => {
+  db = world.db;
+  const [row] = await db.select().from(pronunciationLevels).where(eq(pronunciationLevels.level, 1));
+  levelOne = { sentence: row!.sentence };
+});
+beforeEach(async () => {
+  await db.update(appConfig).set({ configValue: true }).where(eq(appConfig.configKey, "feature_pronunciation"));
+});
+
+const ctx = (env: Record<string, unknown> = world.aiEnv) => world.ctx(env);
+const say = (text: string) => fetch(`${world.api}/__ai/config?transcript=${encodeURIComponent(text)}`, { method: "POST" });
+
+async function learner(credits = 10, accountType: "free" | "blocked" = "free") {
+  const [user] = await db
+    .insert(users)
+    .values({
+      name: "Pronúncia",
+      email: `pron${++n}@example.com`,
+      monthlyCredits: credits,
+      creditsPeriod: creditPeriod(new Date()),
+      emailConfirmedAt: new Date(),
+      accountType,
+    })
+    .returning();
+  const jar = new CookieJar();
+  jar.absorb(new Headers({ "Set-Cookie": await createSession(contextFor(db), user!.id, request("/")) }));
+  return { id: user!.id, jar };
+}
+type Learner = Awaited<ReturnType<typeof learner>>;
+
+/** `seconds` of a quiet tone as 16 kHz mono 16-bit WAV (what the page's recorder sends). */
+function wav(seconds = 1) {
+  const samples = new Float32Array(Math.round(16_000 * seconds)).map((_, i) => 0.3 * Math.sin((2 * Math.PI * 220 * i) / 16_000));
+  return encodeWav(samples, 16_000);
+}
+const audioPart = (bytes: Uint8Array = wav(), type = "audio/wav", name = "gravacao.wav"): Part => ({ bytes, name, type });
+
+const openList = (who: Learner, env?: Record<string, unknown>) =>
+  call<{ levels: { level: number; bestScore: number | null }[]; isAdmin: boolean }>(() =>
+    listRoute.loader(args(request("/pronunciation-game", { jar: who.jar }), ctx(env))),
+  );
+const openLevel = (who: Learner, level: string, search = "", env?: Record<string, unknown>) =>
+  call<LevelPageData>(() => levelRoute.loader(args(request(`/pronunciation-game/${level}${search}`, { jar: who.jar }), ctx(env), { level })));
+const attempt = (who: Learner, level: string, audio: Part = audioPart(), env?: Record<string, unknown>) =>
+  call<PronunciationActionData>(() =>
+    levelRoute.action(args(multipart(`/pronunciation-game/${level}`, who.jar, { intent: "attempt", audio }), ctx(env), { level })),
+  );
+
+const ATTEMPT_LOCATION = /^\/pronunciation-game\/(\d+)\?attempt=([0-9a-f-]{36})#resultado$/;
+const attemptsOf = (userId: string) => db.select().from(pronunciationAttempts).where(eq(pronunciationAttempts.userId, userId));
+const formErrors = (outcome: { data: unknown }) => (outcome.data as PronunciationActionData).result.error?.[""];
+
+describe("the list of levels", () => {
+  it("shows the 100 levels without scores, in one query; signed out goes to /signin with the toast; the flag turns it off", async () => {
+    const who = await learner();
+    const page = await openList(who);
+    expect(page.status).toBe(200);
+    expect(page.data.levels.map((l) => l.level)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    expect(page.data.levels.every((l) => l.bestScore === null)).toBe(true);
+
+    const anonymous = await call(() => listRoute.loader(args(request("/pronunciation-game"), ctx())));
+    expect([anonymous.status, anonymous.location]).toEqual([302, "/signin?redirectTo=%2Fpronunciation-game"]);
+    expect(await toastOf(anonymous)).toMatchObject({ type: "error", title: "Você precisa estar logado para jogar" });
+
+    const blocked = await learner(10, "blocked");
+    expect((await openList(blocked)).location).toBe("/blocked");
+
+    await db.update(appConfig).set({ configValue: false }).where(eq(appConfig.configKey, "feature_pronunciation"));
+    expect((await openList(who)).status).toBe(403);
+  });
+
+  it("reads the best scores of the 100 levels in one statement", async () => {
+    const { db: counted, queryCount, resetQueryCount } = await import("./harness").then(async (h) => h.createTestDb());
+    const [user] = await counted
+      .insert(users)
+      .values({ name: "Q", email: "q@example.com", monthlyCredits: 5, creditsPeriod: creditPeriod(new Date()) })
+      .returning();
+    const { loadLevelSummaries } = await import("~/features/pronunciation/attempts.server");
+    resetQueryCount();
+    const levels = await loadLevelSummaries(counted, user!.id);
+    expect([levels.length, queryCount()]).toEqual([100, 1]);
+  });
+});
+
+describe("a level page", () => {
+  it("answers 404 for anything but 1–100, before any other work", async () => {
+    const who = await learner();
+    for (const level of ["0", "101", "abc", "01", "1.5", "-3"]) {
+      expect((await openLevel(who, level)).status, level).toBe(404);
+      expect((await attempt(who, level)).status, level).toBe(404);
+    }
+    // anonymous with a bad level: still a 404, not a redirect
+    const anonymous = await call(() => levelRoute.loader(args(request("/pronunciation-game/abc"), ctx(), { level: "abc" })));
+    expect(anonymous.status).toBe(404);
+    expect(await getBalance(db, who.id)).toBe(10);
+  });
+
+  it("shows the sentence, translation, reference audio and band; says when no scorer is configured", async () => {
+    const who = await learner();
+    const page = await openLevel(who, "1");
+    expect(page.status).toBe(200);
+    expect(page.data.level).toMatchObject({ level: 1, sentence: levelOne.sentence, bestScore: null, attemptCount: 0 });
+    expect(page.data.level.translation.length).toBeGreaterThan(0);
+    expect(page.data.level.audioUrl).toMatch(/^\/content\/pronunciation\/.+\.mp3$/);
+    expect(page.data.level.band.title.length).toBeGreaterThan(0);
+    expect([page.data.attempt, page.data.unavailable]).toEqual([null, null]);
+
+    const without = await openLevel(who, "1", "", {});
+    expect(without.data.unavailable).toBe("scoring_unavailable");
+    const refused = await attempt(who, "1", audioPart(), {});
+    expect([refused.status, refused.data.code]).toEqual([503, "scoring_unavailable"]);
+    expect(await getBalance(db, who.id)).toBe(10);
+    expect(await attemptsOf(who.id)).toHaveLength(0);
+  });
+});
+
+describe("an attempt", () => {
+  it("spends 1 credit, scores every word, stores the recording for its owner and shows the result", async () => {
+    const who = await learner();
+    await say(levelOne.sentence);
+    const posted = await attempt(who, "1");
+    expect(posted.status).toBe(303);
+    const [, level, attemptId] = ATTEMPT_LOCATION.exec(posted.location ?? "") ?? [];
+    expect(level).toBe("1");
+    expect(await getBalance(db, who.id)).toBe(9);
+
+    const [row] = await attemptsOf(who.id);
+    expect(row).toMatchObject({ id: attemptId, status: "scored", scorer: "alignment", level: 1, sentence: levelOne.sentence });
+    expect(row!.overallScore).toBeGreaterThan(70);
+    const spent = await db.select().from(creditLedger).where(eq(creditLedger.userId, who.id));
+    expect(spent.map((e) => [e.delta, e.reason])).toEqual([[-1, "pronunciation"]]);
+
+    const page = await openLevel(who, "1", `?attempt=${attemptId}`);
+    const result = page.data.attempt!;
+    const words = levelOne.sentence.split(/\s+/).length;
+    expect(result.words).toHaveLength(words);
+    expect(result.words.every((w) => w.errorType === "None" && w.tip === null)).toBe(true);
+    expect([result.previousBest, page.data.level.bestScore, page.data.level.attemptCount]).toEqual([null, row!.overallScore, 1]);
+    expect(result.recordingUrl).toBe(`/resources/pronunciation-audio/${attemptId}`);
+
+    const served = await audioRoute.loader(
+      args(request(`/resources/pronunciation-audio/${attemptId}`, { jar: who.jar }), ctx(), { attemptId: attemptId! }),
+    );
+    expect([served.status, served.headers.get("Content-Type")]).toEqual([200, "audio/wav"]);
+    expect((await served.arrayBuffer()).byteLength).toBe(wav().byteLength);
+    const other = await learner();
+    const foreign = await audioRoute.loader(
+      args(request(`/resources/pronunciation-audio/${attemptId}`, { jar: other.jar }), ctx(), { attemptId: attemptId! }),
+    );
+    expect(foreign.status).toBe(404);
+    // another learner cannot see the result either
+    expect((await openLevel(other, "1", `?attempt=${attemptId}`)).data.attempt).toBeNull();
+  });
+
+  it("marks a changed word and an omitted one, with a pt-BR tip", async () => {
+    const who = await learner();
+    const words = levelOne.sentence.replace(/[.,!?]/g, "").split(/\s+/);
+    // the last word left out, the first replaced by a different word
+    await say(["banana", ...words.slice(1, -1)].join(" "));
+    const posted = await attempt(who, "1");
+    const attemptId = ATTEMPT_LOCATION.exec(posted.location ?? "")![2]!;
+    const result = (await openLevel(who, "1", `?attempt=${attemptId}`)).data.attempt!;
+    const last = result.words.filter((w) => w.errorType !== "Insertion").at(-1)!;
+    expect(last.errorType).toBe("Omission");
+    expect(last.tip?.length).toBeGreaterThan(10);
+    expect(
+      result.words.some((w) => w.word.toLowerCase() === "banana" && w.errorType === "Insertion") || result.words[0]!.errorType !== "None",
+    ).toBe(true);
+    expect(result.completenessScore).toBeLessThan(100);
+  });
+
+  it("refuses bad audio with a 4xx and pt-BR words, spending nothing", async () => {
+    const who = await learner();
+    const long = wav(31);
+    const cases: [Part, number, string][] = [
+      [{ bytes: new Uint8Array(), name: "", type: "application/octet-stream" }, 400, "empty_audio"],
+      [audioPart(wav(1).slice(0, 1000)), 400, "audio_too_short"],
+      [audioPart(new TextEncoder().encode("não sou um áudio ".repeat(200)), "audio/wav", "falso.wav"), 415, "not_audio"],
+      [audioPart(long), 413, "audio_too_long"],
+    ];
+    for (const [part, status, code] of cases) {
+      const refused = await attempt(who, "1", part);
+      expect([refused.status, refused.data.code], code).toEqual([status, code]);
+      expect(formErrors(refused)![0]).toBe("Erro ao processar áudio");
+    }
+    const text = await call(() =>
+      levelRoute.action(args(request("/pronunciation-game/1", { jar: who.jar, form: { intent: "attempt" } }), ctx(), { level: "1" })),
+    );
+    expect(text.status).toBe(400);
+    expect(await getBalance(db, who.id)).toBe(10);
+    expect(await attemptsOf(who.id)).toHaveLength(0);
+  });
+
+  it("answers credits_exhausted (402) at zero credits and creates nothing", async () => {
+    const who = await learner(0);
+    await say(levelOne.sentence);
+    const refused = await attempt(who, "1");
+    expect([refused.status, refused.data.code]).toEqual([402, "credits_exhausted"]);
+    expect(await attemptsOf(who.id)).toHaveLength(0);
+  });
+
+  it("refunds the credit when the scorer fails or answers nonsense, and records the attempt as failed", async () => {
+    const who = await learner();
+    await world.hook("mode=error&status=500");
+    const failed = await attempt(who, "1");
+    expect([failed.status, failed.data.code]).toEqual([502, "scorer_failed"]);
+    await world.hook("mode=malformed");
+    const malformed = await attempt(who, "1");
+    expect([malformed.status, malformed.data.code]).toEqual([502, "scorer_failed"]);
+    expect(await getBalance(db, who.id)).toBe(10);
+    expect((await attemptsOf(who.id)).map((a) => a.status)).toEqual(["failed", "failed"]);
+    const ledger = await db.select().from(creditLedger).where(eq(creditLedger.userId, who.id));
+    expect(ledger.map((e) => e.delta).sort()).toEqual([-1, -1, 1, 1]);
+    // nothing of a failed attempt is kept in R2
+    const listed = await world.media.bucket.list({ prefix: `pronunciation-attempts/${who.id}/` });
+    expect(listed.objects).toHaveLength(0);
+  });
+
+  it("refunds when the scorer does not answer in time", async () => {
+    const who = await learner();
+    const level = (await loadLevel(db, who.id, 1))!;
+    const scorer = pronunciationScorer(ctx(), { audioTimeoutMs: 300 })!;
+    await world.hook("mode=slow&delay=2000");
+    const checked = checkRecording(wav());
+    if (!checked.ok) throw new Error("the test recording is refused");
+    const outcome = await scoreAttempt(ctx(), who.id, level, checked.recording, scorer);
+    expect(outcome).toEqual({ ok: false, code: "scorer_timeout" });
+    expect(await getBalance(db, who.id)).toBe(10);
+    // refunding twice gives nothing more
+    const [row] = await attemptsOf(who.id);
+    expect(await failAttempt(db, row!.id)).toBeNull();
+    expect(await getBalance(db, who.id)).toBe(10);
+  });
+
+  it("keeps the best score: a worse attempt does not lower it", async () => {
+    const who = await learner();
+    await say(levelOne.sentence);
+    const good = ATTEMPT_LOCATION.exec((await attempt(who, "1")).location ?? "")![2]!;
+    await say("banana");
+    const bad = ATTEMPT_LOCATION.exec((await attempt(who, "1")).location ?? "")![2]!;
+    const [goodRow] = await db.select().from(pronunciationAttempts).where(eq(pronunciationAttempts.id, good));
+    const [badRow] = await db.select().from(pronunciationAttempts).where(eq(pronunciationAttempts.id, bad));
+    expect(badRow!.overallScore!).toBeLessThan(goodRow!.overallScore!);
+
+    const list = await openList(who);
+    expect(list.data.levels[0]!.bestScore).toBe(goodRow!.overallScore);
+    const badPage = await openLevel(who, "1", `?attempt=${bad}`);
+    expect([badPage.data.attempt!.previousBest, badPage.data.level.bestScore]).toEqual([goodRow!.overallScore, goodRow!.overallScore]);
+  });
+
+  it("scores exactly 10 of 30 parallel attempts on 10 credits", async () => {
+    const who = await learner(10);
+    await say(levelOne.sentence);
+    const outcomes = await Promise.all(Array.from({ length: 30 }, () => attempt(who, "1")));
+    const statuses = outcomes.map((o) => o.status);
+    expect([statuses.filter((s) => s === 303).length, statuses.filter((s) => s === 402).length]).toEqual([10, 20]);
+    expect(await getBalance(db, who.id)).toBe(0);
+    const scored = await db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(pronunciationAttempts)
+      .where(and(eq(pronunciationAttempts.userId, who.id), eq(pronunciationAttempts.status, "scored")));
+    expect(scored[0]!.count).toBe(10);
+  });
+});
