@@ -119,6 +119,8 @@ async function arrangeSamples(learner: Account): Promise<Samples> {
       gameId: game!.id,
       mode: "english",
       lessonKey: "M01A01",
+      /** A pronunciation level (1–100, seeded): the learners' level page and the admin's level form. */
+      level: "1",
       file: "0b5e3c1c-0000-4000-8000-000000000000.mp3",
       "*": "nao-existe/arquivo.png",
     };
