@@ -288,3 +288,53 @@ describe("an attempt", () => {
     expect(scored[0]!.count).toBe(10);
   });
 });
+
+describe("the automation webhooks of existing deployments (spec §7)", () => {
+  const hooks = () => ({
+    ...world.aiEnv,
+    NIKA_USER_LEVEL_WEBHOOK_URL: `${world.api}/webhook/user-level`,
+    NIKA_PRONUNCIATION_SOURCE_WEBHOOK_URL: `${world.api}/webhook/pronunciation-game-source`,
+  });
+  const script = (path: string, body: unknown, status = 200) =>
+    fetch(`${world.api}/__ai/reply?path=${encodeURIComponent(path)}&status=${status}`, { method: "POST", body: JSON.stringify(body) });
+
+  it("user-level: its best scores join ours on the list, the higher one wins", async () => {
+    const who = await learner();
+    await say(levelOne.sentence);
+    await attempt(who, "1");
+    const [ours] = await attemptsOf(who.id);
+    await script("/webhook/user-level", [{ best_scores_map: { "1": 5, "2": 45.5, "250": 99 } }]);
+    const list = await openList(who, hooks());
+    expect(list.data.levels.slice(0, 3).map((l) => l.bestScore)).toEqual([ours!.overallScore, 45.5, null]);
+    const sent = ((await (await fetch(`${world.api}/__ai/requests`)).json()) as { path: string; body: Record<string, unknown> }[]).filter(
+      (r) => r.path === "/webhook/user-level",
+    );
+    expect(sent.at(-1)!.body).toEqual({ user_id: who.id, "no-cache": true });
+  });
+
+  it("user-level: a reply of the wrong shape, three times, is the list's error with 'Invalid webhook response'", async () => {
+    const who = await learner();
+    for (let i = 0; i < 3; i++) await script("/webhook/user-level", { nope: true });
+    const failed = await openList(who, hooks());
+    expect([failed.status, failed.data]).toEqual([502, { message: "Invalid webhook response" }]);
+  });
+
+  it("pronunciation-game-source: its sentence is the one shown and scored; '0 monthly credits' opens the dialog and spends nothing", async () => {
+    const who = await learner();
+    const page = await openLevel(who, "7", "", hooks());
+    expect([page.data.level.level, page.data.level.sentence]).toEqual([7, "The big dog is on the bed."]);
+
+    await say("The big dog is on the bed.");
+    const scored = await attempt(who, "7", audioPart(), hooks());
+    expect(scored.status).toBe(303);
+    const [row] = await attemptsOf(who.id);
+    expect([row!.sentence, row!.level]).toEqual(["The big dog is on the bed.", 7]);
+
+    await script("/webhook/pronunciation-game-source", [{ text: "0 monthly credits" }]);
+    expect((await openLevel(who, "7", "", hooks())).data.unavailable).toBe("credits_exhausted");
+    await script("/webhook/pronunciation-game-source", [{ text: "0 monthly credits" }]);
+    const refused = await attempt(who, "7", audioPart(), hooks());
+    expect([refused.status, refused.data.code]).toEqual([402, "credits_exhausted"]);
+    expect(await getBalance(db, who.id)).toBe(9);
+  });
+});

@@ -4,13 +4,14 @@
 // errors, pauses other playback) posts the WAV; without it, a file input (`capture`: the phone's own
 // recorder) in the same multipart form. Both reach the same action.
 import { Form, isRouteErrorResponse, Link, useLocation, useNavigation, useRouteError, useSubmit } from "@remix-run/react";
+import { useMemo } from "react";
 import { AudioPlayer } from "~/components/AudioPlayer";
 import { Button, buttonVariants } from "~/components/button";
 import { cn } from "~/components/cn";
 import { ErrorScreen, errorDetails } from "~/components/ErrorScreen";
 import { ArrowLeftIcon, MicIcon, RefreshIcon, UploadIcon } from "~/components/icons";
 import { NoticeBox } from "~/components/notice";
-import { Refusal } from "~/components/Refusal";
+import { Refusal, type RefusalData } from "~/components/Refusal";
 import { useVoiceRecorder } from "~/lib/audio/use-voice-recorder";
 import { errorMessage } from "~/lib/errors";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -27,6 +28,14 @@ export function LevelScreen({ page, actionData }: { page: LevelPageData; actionD
   const submitting = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
   const step: Step = submitting ? "processing" : attempt ? "results" : "recording";
   const [unavailableTitle, unavailableText] = unavailable ? REFUSALS[unavailable] : [];
+  // Out of credits before any attempt (the level source said so): the same dialog as a refused attempt.
+  const noCredits = useMemo<RefusalData | undefined>(
+    () =>
+      unavailable === "credits_exhausted"
+        ? { result: { status: "error", error: { "": [...REFUSALS.credits_exhausted] } }, code: "credits_exhausted" }
+        : undefined,
+    [unavailable],
+  );
 
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-6 sm:px-6 sm:py-10">
@@ -59,7 +68,7 @@ export function LevelScreen({ page, actionData }: { page: LevelPageData; actionD
 
       <Steps step={step} />
 
-      <Refusal data={actionData} backTo={PRONUNCIATION_PATH} closeTo={PRONUNCIATION_PATH} className="mt-4" />
+      <Refusal data={actionData ?? noCredits} backTo={PRONUNCIATION_PATH} closeTo={PRONUNCIATION_PATH} className="mt-4" />
 
       {step === "processing" ? (
         <p
@@ -71,9 +80,9 @@ export function LevelScreen({ page, actionData }: { page: LevelPageData; actionD
         </p>
       ) : step === "results" && attempt ? (
         <ResultView level={level} attempt={attempt} />
-      ) : unavailable ? (
+      ) : unavailable === "scoring_unavailable" ? (
         <NoticeBox notice={{ tone: "info", title: unavailableTitle!, description: unavailableText }} className="mt-6" />
-      ) : (
+      ) : unavailable ? null : (
         <RecordPanel level={level.level} />
       )}
     </div>

@@ -35,6 +35,9 @@ export const MAX_COMPRESSED_BYTES = (MAX_ATTEMPT_SECONDS * 320_000) / 8;
 
 export type LevelSummary = { level: number; bestScore: number | null };
 
+/** The higher of two best scores (either may be missing). */
+export const bestOf = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
+
 /** The 100 levels with the learner's best score of each, in one statement. */
 export async function loadLevelSummaries(db: DbOrTx, userId: string): Promise<LevelSummary[]> {
   const rows = rowsOf(

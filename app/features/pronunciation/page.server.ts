@@ -6,10 +6,12 @@ import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { isUuid } from "~/lib/ids";
+import { fetchBestScores, fetchLevelFromSource, ProviderError } from "~/server/ai/pronunciation/index.server";
 import { requireUser } from "~/server/auth.server";
 import { requireFeature } from "~/server/flags.server";
 import { FORM_OVERHEAD_BYTES, parseForm } from "~/server/request.server";
 import {
+  bestOf,
   checkRecording,
   loadAttempt,
   loadLevel,
@@ -18,6 +20,7 @@ import {
   pronunciationScorer,
   scoreAttempt,
   type AttemptView,
+  type LevelView,
 } from "./attempts.server";
 import { bandOf, tipFor } from "./content.server";
 import { levelPath, parseLevel } from "./scores";
@@ -48,8 +51,41 @@ function requireLevelParam(params: Args["params"]): number {
 export async function loadLevelsPage({ request, context }: Args) {
   const user = await requireUser(request, context);
   await requireFeature(context, "feature_pronunciation");
-  const levels = await loadLevelSummaries(context.db, user.id);
-  return data({ levels, isAdmin: user.isAdmin }, { headers: { "Cache-Control": "private, no-store" } });
+  const [levels, remoteBest] = await Promise.all([
+    loadLevelSummaries(context.db, user.id),
+    fetchBestScores(context.cloudflare.env, user.id).catch(loadFailure(PRONUNCIATION_TEXT.levelsLoadFailure)),
+  ]);
+  // Existing deployments (spec §7 user-level webhook): their best scores count too; ours only go up.
+  const merged = remoteBest ? levels.map((l) => ({ ...l, bestScore: bestOf(l.bestScore, remoteBest.get(l.level) ?? null) })) : levels;
+  return data({ levels: merged, isAdmin: user.isAdmin }, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+/** A webhook that failed while loading a page: the page's error screen with the spec §8 message (a 502/504). */
+function loadFailure(otherMessage: string) {
+  return (error: unknown): never => {
+    if (!(error instanceof ProviderError)) throw error;
+    const message =
+      error.kind === "timeout"
+        ? PRONUNCIATION_TEXT.loadTimeout
+        : error.kind === "bad_response"
+          ? PRONUNCIATION_TEXT.invalidWebhook
+          : otherMessage;
+    throw data({ message }, { status: error.kind === "timeout" ? 504 : 502 });
+  };
+}
+
+/**
+ * The level as the learner plays it: ours, or — for existing deployments (spec §7
+ * pronunciation-game-source) — the sentence and audio the source webhook gives, which may also say the
+ * learner has no credits left ('0 monthly credits').
+ */
+async function playableLevel(context: AppLoadContext, userId: string, level: LevelView): Promise<LevelView | "credits_exhausted"> {
+  const source = await fetchLevelFromSource(context.cloudflare.env, { userId, level: level.level }).catch(
+    loadFailure(PRONUNCIATION_TEXT.levelLoadError),
+  );
+  if (!source) return level;
+  if (source.creditsExhausted) return "credits_exhausted";
+  return { ...level, sentence: source.sentence, audioUrl: source.audioUrl ?? level.audioUrl };
 }
 
 // ——— a level ———
@@ -74,15 +110,17 @@ export type LevelPageData = {
   };
   attempt: (Omit<AttemptView, "words"> & { words: WordResult[]; recordingUrl: string | null }) | null;
   /** Null when scoring works; otherwise why the level cannot be played now (nothing is spent). */
-  unavailable: PronunciationRefusal | null;
+  unavailable: "scoring_unavailable" | "credits_exhausted" | null;
 };
 
 export async function loadLevelPage({ request, context, params }: Args): Promise<LevelPageData> {
   const levelNumber = requireLevelParam(params);
   const user = await requireUser(request, context);
-  const level = await loadLevel(context.db, user.id, levelNumber);
-  if (!level) throw levelNotFound();
+  const stored = await loadLevel(context.db, user.id, levelNumber);
+  if (!stored) throw levelNotFound();
   await requireFeature(context, "feature_pronunciation");
+  const playable = await playableLevel(context, user.id, stored);
+  const level = playable === "credits_exhausted" ? stored : playable;
   const attemptId = new URL(request.url).searchParams.get("attempt");
   const attempt = attemptId && isUuid(attemptId) ? await loadAttempt(context.db, user.id, level.level, attemptId.toLowerCase()) : null;
   const band = bandOf(level.band);
@@ -106,7 +144,7 @@ export async function loadLevelPage({ request, context, params }: Args): Promise
           recordingUrl: attempt.hasRecording ? `/resources/pronunciation-audio/${attempt.id}` : null,
         }
       : null,
-    unavailable: pronunciationScorer(context) ? null : "scoring_unavailable",
+    unavailable: playable === "credits_exhausted" ? "credits_exhausted" : pronunciationScorer(context) ? null : "scoring_unavailable",
   };
 }
 
@@ -123,12 +161,14 @@ export async function levelAction({ request, context, params }: Args) {
   if (submission.status !== "success") return refuse(submission, submission.payload.audio ? "invalid" : "empty_audio");
   const checked = checkRecording(new Uint8Array(await submission.value.audio.arrayBuffer()));
   if (!checked.ok) return refuse(submission, checked.code);
-  const level = await loadLevel(context.db, user.id, levelNumber);
-  if (!level) throw levelNotFound();
+  const stored = await loadLevel(context.db, user.id, levelNumber);
+  if (!stored) throw levelNotFound();
   await requireFeature(context, "feature_pronunciation");
   const scorer = pronunciationScorer(context);
   if (!scorer) return refuse(submission, "scoring_unavailable");
   if (!scorer.acceptedTypes.includes(checked.recording.mimeType)) return refuse(submission, "unsupported_audio");
+  const level = await playableLevel(context, user.id, stored);
+  if (level === "credits_exhausted") return refuse(submission, "credits_exhausted");
   const outcome = await scoreAttempt(context, user.id, level, checked.recording, scorer);
   if (!outcome.ok) return refuse(submission, outcome.code);
   throw redirect(`${levelPath(level.level)}?attempt=${outcome.attemptId}#resultado`, 303);
