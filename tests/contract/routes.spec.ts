@@ -110,7 +110,14 @@ async function arrangeSamples(learner: Account): Promise<Samples> {
     await db.execute(sql`
       insert into flashcard_questions (game_id, position, card_id, option_ids)
       select ${game!.id}, 0, ${card!.id}, array_agg(id) from (select id from flashcard_cards where category_slug = 'animais' order by order_index limit 4) four`);
+    const [attempt] = (
+      await db.execute(sql`
+      insert into pronunciation_attempts (user_id, level, sentence, scorer, status, overall_score, accuracy_score, fluency_score,
+        completeness_score, pronunciation_score, words)
+      values (${learner.id}, 1, 'The cat sat.', 'azure', 'scored', 50, 50, 50, 50, 50, '[]'::jsonb) returning id`)
+    ).rows as { id: string }[];
     return {
+      attemptId: attempt!.id,
       moduleId: module!.id,
       lessonId: lesson!.id,
       conversationId: conversation!.id,
@@ -131,6 +138,7 @@ async function cleanSamples(samples: Samples) {
   await withDb(async (db) => {
     await db.execute(sql`delete from chat_conversations where id = ${samples.conversationId}`);
     await db.execute(sql`delete from flashcard_games where id = ${samples.gameId}`);
+    await db.execute(sql`delete from pronunciation_attempts where id = ${samples.attemptId}`);
     await db.execute(sql`delete from modules where id = ${samples.moduleId}`);
   });
 }

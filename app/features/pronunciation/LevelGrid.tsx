@@ -8,12 +8,12 @@ import { BUY_CREDITS_PATH } from "~/components/credits";
 import { ErrorScreen } from "~/components/ErrorScreen";
 import { AlertIcon, ArrowLeftIcon, PencilIcon, RefreshIcon, SparkleIcon, StarIcon } from "~/components/icons";
 import { errorMessage } from "~/lib/errors";
+import { LEVELS_ADMIN_PATH } from "./admin/paths";
 import type { LevelSummary } from "./attempts.server";
 import { ScoreRing, TIER_TEXT } from "./ScoreRing";
 import { levelPath, PRONUNCIATION_PATH, shownScore, starsOf, tierOf } from "./scores";
 import { PRONUNCIATION_TEXT as T } from "./texts";
 
-export const LEVELS_ADMIN_PATH = `${PRONUNCIATION_PATH}/admin`;
 const SKELETON_CARDS = 15;
 const GRID = "grid grid-cols-3 gap-3 md:grid-cols-5 md:gap-4";
 
