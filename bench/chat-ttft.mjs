@@ -8,10 +8,9 @@
 // Serves the existing ./build (never rebuilds it). Loopback only; a bounded number of requests.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import { parseArgs } from "node:util";
-import { launchChromium, LEARNER, signInAsLearner, totalGzipSize, untilReady, writeBenchVars } from "./lib.mjs";
+import { launchChromium, LEARNER, requireFreePorts, signInAsLearner, totalGzipSize, untilReady, writeBenchVars } from "./lib.mjs";
 
 const { values: opts } = parseArgs({ options: { runs: { type: "string", default: "40" } } });
 const RUNS = Math.max(4, Math.min(1000, Number(opts.runs) || 40));
@@ -34,22 +33,7 @@ if (!existsSync("build/server/index.js")) {
   process.exit(1);
 }
 
-function portInUse(p) {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: "127.0.0.1", port: Number(p) });
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
-}
-for (const p of [port, providerPort, pgPort, wsPort]) {
-  if (await portInUse(p)) {
-    console.error(`port ${p} is already in use by another process; stop it first (this bench does not kill foreign processes).`);
-    process.exit(1);
-  }
-}
+await requireFreePorts([port, providerPort, pgPort, wsPort]);
 
 writeBenchVars(vars, {
   port,

@@ -8,10 +8,9 @@
 // Its own port, embedded database and data folder: it never meets `npm start` or the e2e server.
 import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import net from "node:net";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { gzipSizeOf, kb, launchChromium, LEARNER, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
+import { gzipSizeOf, kb, launchChromium, LEARNER, percentile, requireFreePorts, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
 
 const { values: opts } = parseArgs({
   options: {
@@ -27,18 +26,7 @@ const base = `http://127.0.0.1:${port}`;
 const vars = ".cache/bench-flashcards.vars";
 const CONTENT_DIR = "public/content/flashcards";
 
-const inUse = (p) =>
-  new Promise((resolve) => {
-    const socket = net.connect({ host: "127.0.0.1", port: Number(p) });
-    socket.once("connect", () => (socket.destroy(), resolve(true)));
-    socket.once("error", () => resolve(false));
-  });
-for (const p of [port, pgPort, wsPort]) {
-  if (await inUse(p)) {
-    console.error(`port ${p} is already in use by another process; stop it first (this bench does not kill foreign processes).`);
-    process.exit(1);
-  }
-}
+await requireFreePorts([port, pgPort, wsPort]);
 
 writeBenchVars(vars, { port, pgPort, wsPort });
 
@@ -52,10 +40,6 @@ process.on("SIGINT", () => (stop(), process.exit(130)));
 await untilReady(child);
 
 const median = (values) => percentile(values, 0.5);
-function percentile(values, q) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)];
-}
 const ms = (value) => `${value.toFixed(1)} ms`;
 
 const results = { games: GAMES };

@@ -1,6 +1,7 @@
 // Helpers the benchmarks share: an env file for scripts/start.mjs, waiting for it to be ready,
 // signing in as the development learner and the gzip size of what a page downloads.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import net from "node:net";
 import { dirname } from "node:path";
 import { gzipSync } from "node:zlib";
 
@@ -67,3 +68,25 @@ export async function totalGzipSize(urls) {
 }
 
 export const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+
+/** Exits when one of `ports` already has a listener: a bench never meets (nor kills) a foreign process. */
+export async function requireFreePorts(ports) {
+  const inUse = (p) =>
+    new Promise((resolve) => {
+      const socket = net.connect({ host: "127.0.0.1", port: Number(p) });
+      socket.once("connect", () => (socket.destroy(), resolve(true)));
+      socket.once("error", () => resolve(false));
+    });
+  for (const p of ports) {
+    if (await inUse(p)) {
+      console.error(`port ${p} is already in use by another process; stop it first (this bench does not kill foreign processes).`);
+      process.exit(1);
+    }
+  }
+}
+
+/** The q-quantile (0–1) of `values`, nearest rank. */
+export function percentile(values, q) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)];
+}

@@ -9,9 +9,8 @@
 // Its own ports, embedded database and data folder: it never meets `npm start` or the e2e server.
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import net from "node:net";
 import { parseArgs } from "node:util";
-import { gzipSizeOf, kb, launchChromium, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
+import { gzipSizeOf, kb, launchChromium, percentile, requireFreePorts, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
 
 const { values: opts } = parseArgs({
   options: {
@@ -31,18 +30,7 @@ const azureKey = "bench-azure-key";
 const base = `http://127.0.0.1:${port}`;
 const vars = ".cache/bench-pronunciation.vars";
 
-const inUse = (p) =>
-  new Promise((resolve) => {
-    const socket = net.connect({ host: "127.0.0.1", port: Number(p) });
-    socket.once("connect", () => (socket.destroy(), resolve(true)));
-    socket.once("error", () => resolve(false));
-  });
-for (const p of [port, pgPort, wsPort, providerPort]) {
-  if (await inUse(p)) {
-    console.error(`port ${p} is already in use by another process; stop it first (this bench does not kill foreign processes).`);
-    process.exit(1);
-  }
-}
+await requireFreePorts([port, pgPort, wsPort, providerPort]);
 
 writeBenchVars(vars, {
   port,
@@ -61,10 +49,6 @@ const stop = () => (child.kill("SIGTERM"), fake.kill("SIGTERM"));
 process.on("SIGINT", () => (stop(), process.exit(130)));
 await untilReady(child);
 
-function percentile(values, q) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)];
-}
 const ms = (value) => `${value.toFixed(1)} ms`;
 
 /** 2 s of a 220 Hz tone, 16 kHz mono 16-bit PCM WAV (what the page's recorder sends). */

@@ -1,29 +1,8 @@
-import { writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { encodeWav } from "../../app/lib/audio/wav";
-import { expect, FAKE_UPSTREAM, jsEnabled, test, waitForHydration } from "./support";
-
 // A voice message recorded with Chromium's fake microphone, fed from a WAV file (its own browser
 // launch: the flags apply to the whole browser).
-const wavPath = join(tmpdir(), "nika-e2e-voice.wav");
-// 3 s of a 300 Hz tone at 16 kHz; the fake microphone loops it.
-const samples = new Float32Array(48_000).map((_, i) => 0.4 * Math.sin((2 * Math.PI * 300 * i) / 16_000));
-writeFileSync(wavPath, encodeWav(samples, 16_000));
+import { expect, FAKE_UPSTREAM, fakeMicrophone, jsEnabled, test, waitForHydration } from "./support";
 
-test.use({
-  permissions: ["microphone"],
-  launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--use-fake-ui-for-media-stream",
-      "--use-fake-device-for-media-stream",
-      `--use-file-for-fake-audio-capture=${wavPath}`,
-    ],
-  },
-});
+test.use(fakeMicrophone("voice", { seconds: 3, hz: 300 }));
 
 const reply = (text: string) => `Você disse: "${text}". Muito bem, continue praticando!`;
 

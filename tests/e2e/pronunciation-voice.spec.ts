@@ -1,36 +1,11 @@
 // A pronunciation attempt recorded with Chromium's fake microphone (fed a WAV; its own browser launch,
 // as the flags apply to the whole browser) through the app's one recorder: level 1 scored with every
 // word, then the list shows the new best score.
-import { writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { encodeWav } from "../../app/lib/audio/wav";
 import { pronunciationAttempts } from "../../app/server/schema";
-import { expect, FAKE_UPSTREAM, jsEnabled, test, visit, withDb } from "./support";
+import { expect, FAKE_UPSTREAM, fakeMicrophone, jsEnabled, test, visit, withDb } from "./support";
 
-const wavPath = join(tmpdir(), "nika-e2e-pronunciation-voice.wav");
-writeFileSync(
-  wavPath,
-  encodeWav(
-    new Float32Array(48_000).map((_, i) => 0.4 * Math.sin((2 * Math.PI * 260 * i) / 16_000)),
-    16_000,
-  ),
-);
-
-test.use({
-  permissions: ["microphone"],
-  launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--use-fake-ui-for-media-stream",
-      "--use-fake-device-for-media-stream",
-      `--use-file-for-fake-audio-capture=${wavPath}`,
-    ],
-  },
-});
+test.use(fakeMicrophone("pronunciation-voice", { seconds: 3, hz: 260 }));
 
 test("a recording from the microphone is scored at level 1, word by word", async ({ page, learner }, testInfo) => {
   test.skip(!jsEnabled(testInfo), "recording needs JavaScript (without it the page offers the file form)");

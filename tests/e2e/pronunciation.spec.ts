@@ -130,3 +130,20 @@ test("a level that does not exist is a 404; signed out, the game sends to /signi
   await expect(page).toHaveRedirectedTo("/signin?redirectTo=%2Fpronunciation-game%2F5");
   await expect(page).toShowToast("Você precisa estar logado para jogar");
 });
+
+test("with JavaScript: 15 skeleton cards while the list loads on a client navigation", async ({ page, learner: _ }, testInfo) => {
+  test.skip(!jsEnabled(testInfo), "client navigation needs JavaScript");
+  await visit(page, "/labs");
+  // the list's data (single fetch: /pronunciation-game.data, also prefetched on hover) arrives late
+  await page.route(/\/pronunciation-game\.data/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    return route.continue();
+  });
+  await page
+    .getByRole("main")
+    .getByRole("link", { name: /Jogo de Pronúncia/ })
+    .click();
+  await expect(page.getByTestId("level-skeleton")).toHaveCount(15);
+  await expect(page.getByTestId("level-card")).toHaveCount(100);
+  await expect(page.getByTestId("level-skeleton")).toHaveCount(0);
+});

@@ -8,12 +8,15 @@
 //  • `expect` has `toHaveRedirectedTo(path)` and `toShowToast(title)`.
 //  • database access (`withDb`), axe-core checks, the local mailbox, hydration, course page locators.
 // The js and no-js projects run in parallel against one database, so every test makes its own rows.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { parseEnv } from "node:util";
 import AxeBuilder from "@axe-core/playwright";
 import { expect as baseExpect, test as base, type BrowserContext, type Cookie, type Locator, type Page, type TestInfo } from "@playwright/test";
 import { createCookie } from "@remix-run/cloudflare";
 import { eq } from "drizzle-orm";
+import { encodeWav } from "../../app/lib/audio/wav";
 import { creditPeriod } from "../../app/server/credits.server";
 import { hashPassword, randomToken, sha256Hex } from "../../app/server/password";
 import { lessons, modules, passwordCredentials, sessions, userRoles, users } from "../../app/server/schema";
@@ -427,3 +430,29 @@ export const detailsHeight = (page: Page, title: string) =>
 export const lessonRow = (page: Page, title: string) => page.getByTestId("lesson-row").filter({ hasText: title });
 
 export const commentWith = (page: Page, text: string) => page.getByTestId("comment").filter({ hasText: text });
+
+// ——— microphone ———
+
+/**
+ * Options for `test.use()` of a spec that records: Chromium's fake microphone, granted, looping `seconds`
+ * of a `hz` tone written as a 16 kHz WAV under the system's temp folder (the flags apply to the whole
+ * browser, so such a spec launches its own).
+ */
+export function fakeMicrophone(name: string, { seconds = 3, hz = 300 }: { seconds?: number; hz?: number } = {}) {
+  const path = join(tmpdir(), `nika-e2e-${name}.wav`);
+  const samples = new Float32Array(16_000 * seconds).map((_, i) => 0.4 * Math.sin((2 * Math.PI * hz * i) / 16_000));
+  writeFileSync(path, encodeWav(samples, 16_000));
+  return {
+    permissions: ["microphone"],
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--use-fake-ui-for-media-stream",
+        "--use-fake-device-for-media-stream",
+        `--use-file-for-fake-audio-capture=${path}`,
+      ],
+    },
+  };
+}

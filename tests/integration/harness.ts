@@ -6,6 +6,7 @@ import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import { createSession } from "~/server/auth.server";
+import { creditPeriod } from "~/server/credits.server";
 import type { Database } from "~/server/db.server";
 import type { Env } from "~/server/env";
 import * as schema from "~/server/schema";
@@ -206,3 +207,24 @@ export async function createAdminWorld(allowance = 50) {
 }
 export type AdminWorld = Awaited<ReturnType<typeof createAdminWorld>>;
 export type TestBucket = Awaited<ReturnType<typeof createTestBucket>>;
+
+let learnerCount = 0;
+
+/** A learner with `credits` for this month (or a blocked account), signed in: its id and cookie jar. */
+export async function insertLearner(db: Database, options: { credits?: number; accountType?: "free" | "blocked"; name?: string } = {}) {
+  const [user] = await db
+    .insert(schema.users)
+    .values({
+      name: options.name ?? "Aluna",
+      email: `learner-${Date.now().toString(36)}-${++learnerCount}@example.com`,
+      monthlyCredits: options.credits ?? 10,
+      creditsPeriod: creditPeriod(new Date()),
+      emailConfirmedAt: new Date(),
+      accountType: options.accountType ?? "free",
+    })
+    .returning();
+  const jar = new CookieJar();
+  jar.absorb(new Headers({ "Set-Cookie": await createSession(contextFor(db), user!.id, request("/")) }));
+  return { id: user!.id, jar };
+}
+export type TestLearner = Awaited<ReturnType<typeof insertLearner>>;

@@ -11,18 +11,16 @@ import { encodeWav } from "~/lib/audio/wav";
 import * as levelRoute from "~/routes/_app+/_labs+/pronunciation-game.$level";
 import * as listRoute from "~/routes/_app+/_labs+/pronunciation-game._index";
 import * as audioRoute from "~/routes/resources+/pronunciation-audio.$attemptId";
-import { createSession } from "~/server/auth.server";
 import { creditPeriod, getBalance } from "~/server/credits.server";
 import type { Database } from "~/server/db.server";
 import { appConfig, creditLedger, pronunciationAttempts, pronunciationLevels, users } from "~/server/schema";
 import { useChatWorld } from "./chat-world";
 import { freePort } from "./fake-upstream";
-import { args, call, contextFor, CookieJar, multipart, request, toastOf, type Part } from "./harness";
+import { args, call, insertLearner, multipart, request, toastOf, type Part, type TestLearner } from "./harness";
 
 const PORT = await freePort();
 const world = useChatWorld(PORT, "pronunciation-openai-key");
 let db: Database;
-let n = 0;
 let levelOne: { sentence: string };
 beforeAll(async () => {
   db = world.db;
@@ -36,23 +34,8 @@ beforeEach(async () => {
 const ctx = (env: Record<string, unknown> = world.aiEnv) => world.ctx(env);
 const say = (text: string) => fetch(`${world.api}/__ai/config?transcript=${encodeURIComponent(text)}`, { method: "POST" });
 
-async function learner(credits = 10, accountType: "free" | "blocked" = "free") {
-  const [user] = await db
-    .insert(users)
-    .values({
-      name: "Pronúncia",
-      email: `pron${++n}@example.com`,
-      monthlyCredits: credits,
-      creditsPeriod: creditPeriod(new Date()),
-      emailConfirmedAt: new Date(),
-      accountType,
-    })
-    .returning();
-  const jar = new CookieJar();
-  jar.absorb(new Headers({ "Set-Cookie": await createSession(contextFor(db), user!.id, request("/")) }));
-  return { id: user!.id, jar };
-}
-type Learner = Awaited<ReturnType<typeof learner>>;
+const learner = (credits = 10, accountType: "free" | "blocked" = "free") => insertLearner(db, { credits, accountType });
+type Learner = TestLearner;
 
 /** `seconds` of a quiet tone as 16 kHz mono 16-bit WAV (what the page's recorder sends). */
 function wav(seconds = 1) {
