@@ -125,10 +125,15 @@ try {
     return elapsed;
   }
 
-  const page = await fetch(`${base}/pronunciation-game/1?_data=routes%2F_app%2B%2F_labs%2B%2Fpronunciation-game.%24level`, {
-    headers: { Cookie: cookie },
-  });
-  const sentence = (await page.json()).level.sentence;
+  // The level's sentence, read as the app reads it (the same embedded database).
+  process.env.ENV_FILE = vars;
+  const { register } = await import("tsx/esm/api");
+  register();
+  const { connect, loadEnv } = await import("../scripts/lib/node-db.ts");
+  const { sql } = await import("drizzle-orm");
+  const { pool, db } = connect(loadEnv(vars));
+  const sentence = String((await db.execute(sql`select sentence from pronunciation_levels where level = 1`)).rows[0].sentence);
+  await pool.end();
 
   // 2. Warm-up, then ATTEMPTS attempts and as many direct scorer calls, interleaved, one at a time.
   for (let i = 0; i < 3; i++) {

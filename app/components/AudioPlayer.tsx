@@ -1,8 +1,10 @@
 // Play/pause, speed and errors for one message's audio. Every player reads the page's single playback
 // bus, so only one message plays at a time and recording pauses all of them (spec §4, §8 "Audio player").
+// Before the page's script runs (or without JavaScript) it is the browser's own <audio controls>.
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import { PauseIcon, PlayIcon } from "~/components/icons";
 import { getServerPlaybackSnapshot, PLAYBACK_SPEEDS, pausedWhileRecordingMessage, playback } from "~/lib/audio/playback";
+import { useHydrated } from "~/lib/use-hydrated";
 
 const focusRing =
   "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:focus-visible:outline-indigo-300";
@@ -19,7 +21,17 @@ export interface AudioPlayerProps {
   playLabel?: string;
 }
 
-export function AudioPlayer({ id, src, text, lang, autoPlay = false, playLabel = "Ouvir a resposta da Nika" }: AudioPlayerProps) {
+export function AudioPlayer(props: AudioPlayerProps) {
+  const hydrated = useHydrated();
+  if (hydrated) return <ScriptedPlayer {...props} />;
+  const { src, playLabel = DEFAULT_LABEL } = props;
+  // eslint-disable-next-line jsx-a11y/media-has-caption -- the words spoken are always shown as text next to the player
+  return src ? <audio controls preload="none" src={src} aria-label={playLabel} className="mt-2 h-10 w-full max-w-xs" /> : null;
+}
+
+const DEFAULT_LABEL = "Ouvir a resposta da Nika";
+
+function ScriptedPlayer({ id, src, text, lang, autoPlay = false, playLabel = DEFAULT_LABEL }: AudioPlayerProps) {
   const snap = useSyncExternalStore(playback.subscribe, playback.getSnapshot, getServerPlaybackSnapshot);
   const mine = snap.activeId === id;
   const state = mine ? snap.state : "idle";

@@ -93,7 +93,7 @@ function Steps({ step }: { step: Step }) {
   const order: Step[] = ["recording", "processing", "results"];
   const at = order.indexOf(step);
   return (
-    <ol className="mt-6 flex items-center gap-2 text-sm" aria-label="Etapas">
+    <ol className="mt-6 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm" aria-label="Etapas">
       {order.map((name, i) => (
         <li key={name} aria-current={name === step ? "step" : undefined} className="flex items-center gap-2">
           <span
@@ -107,7 +107,7 @@ function Steps({ step }: { step: Step }) {
           <span className={cn("font-medium", name === step ? "text-slate-950 dark:text-white" : "text-slate-600 dark:text-slate-300")}>
             {T.steps[name]}
           </span>
-          {i < order.length - 1 ? <span aria-hidden="true" className="h-px w-6 bg-slate-300 dark:bg-night-600" /> : null}
+          {i < order.length - 1 ? <span aria-hidden="true" className="h-px w-3 bg-slate-300 sm:w-6 dark:bg-night-600" /> : null}
         </li>
       ))}
     </ol>
