@@ -10,7 +10,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { gzipSizeOf, kb, launchChromium, LEARNER, percentile, requireFreePorts, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
+import { firstVisitScripts, kb, LEARNER, percentile, requireFreePorts, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
 
 const { values: opts } = parseArgs({
   options: {
@@ -119,33 +119,18 @@ try {
       return /\/flashcard-v2\/([0-9a-f-]{36})/.exec(started.headers.get("location") ?? "")[1];
     })();
     try {
-      const browser = await launchChromium();
-      const [name, value] = cookie.split("=");
-      results.js = {};
-      for (const [label, path] of [
-        ["/flashcard-v2 (picker)", "/flashcard-v2"],
-        ["/flashcard-v2/:id (game)", `/flashcard-v2/${unfinished}`],
-      ]) {
-        const context = await browser.newContext();
-        await context.addCookies([{ name, value, domain: "127.0.0.1", path: "/" }]);
-        const page = await context.newPage();
-        const scripts = new Set();
-        page.on("response", (r) => r.request().resourceType() === "script" && r.url().startsWith(base) && scripts.add(r.url()));
-        await page.goto(base + path, { waitUntil: "networkidle" });
-        let gzip = 0;
-        let routeChunks = 0;
-        for (const url of scripts) {
-          const size = await gzipSizeOf(url);
-          gzip += size;
-          if (/flashcard|Picker|GameScreen|preload/i.test(url)) routeChunks += size;
-        }
-        results.js[label] = { files: scripts.size, gzip, flashcardChunks: routeChunks };
-        console.log(
-          `${label.padEnd(26)} loads ${String(scripts.size).padStart(2)} JS files = ${kb(gzip)} gzip (flashcard chunks ${kb(routeChunks)})`,
-        );
-        await context.close();
+      results.js = await firstVisitScripts(
+        base,
+        cookie,
+        [
+          ["/flashcard-v2 (picker)", "/flashcard-v2"],
+          ["/flashcard-v2/:id (game)", `/flashcard-v2/${unfinished}`],
+        ],
+        /flashcard|Picker|GameScreen|preload/i,
+      );
+      for (const [label, { files, gzip, routeChunks }] of Object.entries(results.js)) {
+        console.log(`${label.padEnd(26)} loads ${String(files).padStart(2)} JS files = ${kb(gzip)} gzip (flashcard chunks ${kb(routeChunks)})`);
       }
-      await browser.close();
     } catch (error) {
       console.log(`(page JS sizes skipped: ${error.message})`);
     }

@@ -90,3 +90,29 @@ export function percentile(values, q) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)];
 }
+
+/**
+ * The JavaScript a first visit (empty cache) of each page loads, signed in with `cookie` (`name=value`):
+ * per page label, the number of files, their gzip total and the gzip of those whose URL matches `routePattern`.
+ */
+export async function firstVisitScripts(base, cookie, pages, routePattern) {
+  const browser = await launchChromium();
+  const [name, value] = cookie.split("=");
+  const sizes = {};
+  try {
+    for (const [label, path] of pages) {
+      const context = await browser.newContext();
+      await context.addCookies([{ name, value, domain: new URL(base).hostname, path: "/" }]);
+      const page = await context.newPage();
+      const scripts = new Set();
+      page.on("response", (r) => r.request().resourceType() === "script" && r.url().startsWith(base) && scripts.add(r.url()));
+      await page.goto(base + path, { waitUntil: "networkidle" });
+      const matching = [...scripts].filter((url) => routePattern.test(url));
+      sizes[label] = { files: scripts.size, gzip: await totalGzipSize(scripts), routeChunks: await totalGzipSize(matching) };
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  return sizes;
+}

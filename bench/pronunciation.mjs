@@ -10,7 +10,7 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { gzipSizeOf, kb, launchChromium, percentile, requireFreePorts, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
+import { firstVisitScripts, kb, percentile, requireFreePorts, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
 
 const { values: opts } = parseArgs({
   options: {
@@ -162,31 +162,18 @@ try {
 
   // 3. JavaScript the list and a level page load on a first visit (empty cache), gzip.
   try {
-    const browser = await launchChromium();
-    const [name, value] = cookie.split("=");
-    results.js = {};
-    for (const [label, path] of [
-      ["/pronunciation-game (list)", "/pronunciation-game"],
-      ["/pronunciation-game/1 (level)", "/pronunciation-game/1"],
-    ]) {
-      const context = await browser.newContext();
-      await context.addCookies([{ name, value, domain: "127.0.0.1", path: "/" }]);
-      const tab = await context.newPage();
-      const scripts = new Set();
-      tab.on("response", (r) => r.request().resourceType() === "script" && r.url().startsWith(base) && scripts.add(r.url()));
-      await tab.goto(base + path, { waitUntil: "networkidle" });
-      let gzip = 0;
-      let routeChunks = 0;
-      for (const url of scripts) {
-        const size = await gzipSizeOf(url);
-        gzip += size;
-        if (/pronunciation|LevelGrid|LevelScreen|ResultView|ScoreRing/i.test(url)) routeChunks += size;
-      }
-      results.js[label] = { files: scripts.size, gzip, routeChunks };
-      console.log(`${label.padEnd(30)} loads ${String(scripts.size).padStart(2)} JS files = ${kb(gzip)} gzip (route chunks ${kb(routeChunks)})`);
-      await context.close();
+    results.js = await firstVisitScripts(
+      base,
+      cookie,
+      [
+        ["/pronunciation-game (list)", "/pronunciation-game"],
+        ["/pronunciation-game/1 (level)", "/pronunciation-game/1"],
+      ],
+      /pronunciation|LevelGrid|LevelScreen|ResultView|ScoreRing/i,
+    );
+    for (const [label, { files, gzip, routeChunks }] of Object.entries(results.js)) {
+      console.log(`${label.padEnd(30)} loads ${String(files).padStart(2)} JS files = ${kb(gzip)} gzip (route chunks ${kb(routeChunks)})`);
     }
-    await browser.close();
   } catch (error) {
     console.log(`(page JS sizes skipped: ${error.message})`);
   }

@@ -4,7 +4,14 @@
 // download route (signed-in learners, served as an attachment).
 import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import type { RouteHandle } from "~/lib/access";
-import { CHAT_AUDIO_FOLDER, isValidKey, MATERIALS_FOLDER, mediaBucket, PRONUNCIATION_ATTEMPTS_FOLDER, serveObject } from "~/server/storage.server";
+import {
+  CHAT_AUDIO_FOLDER,
+  isValidKey,
+  MATERIALS_FOLDER,
+  mediaBucket,
+  PRONUNCIATION_ATTEMPTS_FOLDER,
+  serveObject,
+} from "~/server/storage.server";
 
 export const handle: RouteHandle = { access: "public" };
 

@@ -2,8 +2,8 @@
 // the streaming resource routes (statuses before the first token) and the owner-only audio route.
 import { eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { encodeWav } from "~/lib/audio/wav";
 import type { ChatPageData } from "~/features/chat/types";
+import { encodeWav } from "~/lib/audio/wav";
 import * as modeRoute from "~/routes/_app+/_chat+/chat-with-nika.$mode";
 import * as menuRoute from "~/routes/_app+/_chat+/chat-with-nika._index";
 import * as lessonRoute from "~/routes/_app+/_chat+/chat.lesson.$lessonKey";

@@ -1,6 +1,5 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { encodeWav } from "~/lib/audio/wav";
 import {
   CREDITS_EXHAUSTED,
   greet,
@@ -13,6 +12,7 @@ import {
   type SendResult,
 } from "~/features/chat/chat.server";
 import { systemPrompt } from "~/features/chat/prompts";
+import { encodeWav } from "~/lib/audio/wav";
 import { NIKA_UNAVAILABLE } from "~/server/ai/index.server";
 import { getBalance } from "~/server/credits.server";
 import type { Database } from "~/server/db.server";

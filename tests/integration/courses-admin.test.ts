@@ -26,6 +26,8 @@ import {
   type AdminWorld,
   type Outcome,
   type Part,
+  expectRefusal,
+  type AdminReply,
 } from "./harness";
 
 const PNG = new Uint8Array(readFileSync("tests/fixtures/tiny.png"));
@@ -83,10 +85,7 @@ const lessonForm = (values: Record<string, Part> = {}): Record<string, Part> => 
 });
 
 /** What the admin actions answer when they do not redirect: the conform reply and the refusal's code. */
-type Reply = {
-  result: { status?: string; error?: Record<string, string[]>; initialValue?: Record<string, string> };
-  code: string | null;
-};
+type Reply = AdminReply;
 type PostOptions = { jar?: CookieJar; context?: AppLoadContext };
 
 /** Runs an admin action on a prepared request (e.g. one whose body must stay unread). */
@@ -116,13 +115,6 @@ async function expectSaved(outcome: Outcome, location: string, description: stri
 /** Posts the url-encoded removal form of the materials drawer. */
 const removeMaterial = (lessonId: string, form: Record<string, string>, jar = admin) =>
   materialsAction(lessonId, request(`/courses/lessons/${lessonId}/materials`, { jar, form }));
-
-/** A refusal answered through conform: its status, its code and the form errors [title, description]. */
-function expectRefusal(outcome: Outcome<Reply>, status: number, code: string, formErrors: string[]) {
-  expect(outcome.status).toBe(status);
-  expect(outcome.data).toMatchObject({ code, result: { status: "error" } });
-  expect(outcome.data.result.error?.[""]).toEqual(formErrors);
-}
 
 /** The same database, except that raw statements (the update) fail: a lost connection mid-save. */
 function failingExecute(real: Database): Database {

@@ -13,7 +13,19 @@ import * as newRoute from "~/routes/_app+/_labs+/flashcard-v2_.admin.$category.n
 import * as editRoute from "~/routes/_app+/_labs+/flashcard-v2_.admin.cards.$cardId";
 import * as media from "~/routes/media.$";
 import { appConfig, flashcardCards, flashcardCategories } from "~/server/schema";
-import { args, call, createAdminWorld, multipart, NO_FILE, request, toastOf, type AdminWorld, type Outcome, type Part } from "./harness";
+import {
+  args,
+  call,
+  createAdminWorld,
+  multipart,
+  NO_FILE,
+  request,
+  toastOf,
+  type AdminWorld,
+  type Part,
+  expectRefusal,
+  type AdminReply,
+} from "./harness";
 
 const PNG = new Uint8Array(readFileSync("tests/fixtures/tiny.png"));
 const FAKE_PNG = new Uint8Array(readFileSync("tests/fixtures/fake-image.png"));
@@ -98,10 +110,7 @@ const cardForm = (values: Record<string, Part> = {}): Record<string, Part> => ({
   ...values,
 });
 
-type Reply = {
-  result: { status?: string; error?: Record<string, string[]>; initialValue?: Record<string, string> };
-  code: string | null;
-};
+type Reply = AdminReply;
 type PostOptions = { jar?: AdminWorld["admin"]; context?: AppLoadContext };
 
 const listPath = (slug: string) => `/flashcard-v2/admin/${slug}`;
@@ -112,12 +121,6 @@ const addCard = (slug: string, values: Record<string, Part> = {}, { jar = admin,
 const editCardRequest = (cardId: string, req: Request, context = ctx()) => call<Reply>(() => editRoute.action(args(req, context, { cardId })));
 const editCard = (cardId: string, values: Record<string, Part> = {}, { jar = admin, context = ctx() }: PostOptions = {}) =>
   editCardRequest(cardId, multipart(`/flashcard-v2/admin/cards/${cardId}`, jar, cardForm(values)), context);
-
-function expectRefusal(outcome: Outcome<Reply>, status: number, code: string | null, formErrors?: string[]) {
-  expect(outcome.status).toBe(status);
-  expect(outcome.data).toMatchObject({ code, result: { status: "error" } });
-  if (formErrors) expect(outcome.data.result.error?.[""]).toEqual(formErrors);
-}
 
 const mediaGet = (key: string, headers: Record<string, string> = {}) =>
   media.loader(args(new Request(`http://nika.test/media/${key}`, { headers }), ctx(), { "*": key }));

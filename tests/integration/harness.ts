@@ -5,6 +5,7 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
+import { expect } from "vitest";
 import { createSession } from "~/server/auth.server";
 import { creditPeriod } from "~/server/credits.server";
 import type { Database } from "~/server/db.server";
@@ -228,3 +229,16 @@ export async function insertLearner(db: Database, options: { credits?: number; a
   return { id: user!.id, jar };
 }
 export type TestLearner = Awaited<ReturnType<typeof insertLearner>>;
+
+/** What a refused admin form answers: conform's reply (form errors [title, description]) and a code. */
+export type AdminReply = {
+  result: { status?: string; error?: Record<string, string[]>; initialValue?: Record<string, string> };
+  code: string | null;
+};
+
+/** A refusal answered through conform: its status, its code and (when given) the form errors [title, description]. */
+export function expectRefusal(outcome: Outcome<AdminReply>, status: number, code: string | null, formErrors?: string[]) {
+  expect(outcome.status).toBe(status);
+  expect(outcome.data).toMatchObject({ code, result: { status: "error" } });
+  if (formErrors) expect(outcome.data.result.error?.[""]).toEqual(formErrors);
+}

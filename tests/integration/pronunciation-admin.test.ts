@@ -11,7 +11,19 @@ import * as editRoute from "~/routes/_app+/_labs+/pronunciation-game_.admin.$lev
 import * as listRoute from "~/routes/_app+/_labs+/pronunciation-game_.admin._index";
 import * as media from "~/routes/media.$";
 import { appConfig, pronunciationLevels } from "~/server/schema";
-import { args, call, createAdminWorld, multipart, NO_FILE, request, toastOf, type AdminWorld, type Outcome, type Part } from "./harness";
+import {
+  args,
+  call,
+  createAdminWorld,
+  multipart,
+  NO_FILE,
+  request,
+  toastOf,
+  type AdminWorld,
+  type Part,
+  expectRefusal,
+  type AdminReply,
+} from "./harness";
 
 const MP3 = new Uint8Array(readFileSync("content/flashcards/audio/animais-dog.mp3"));
 const PNG = new Uint8Array(readFileSync("tests/fixtures/tiny.png"));
@@ -83,10 +95,7 @@ const levelForm = (values: Record<string, Part> = {}): Record<string, Part> => (
   ...values,
 });
 
-type Reply = {
-  result: { status?: string; error?: Record<string, string[]>; initialValue?: Record<string, string> };
-  code: string | null;
-};
+type Reply = AdminReply;
 type PostOptions = { jar?: AdminWorld["admin"]; context?: AppLoadContext };
 
 const editPath = (level: number | string) => `${LIST}/${level}`;
@@ -109,12 +118,6 @@ type ListData = {
     levels: { level: number; sentence: string; translation: string; audioSource: string; audioUrl: string | null }[];
   }[];
 };
-
-function expectRefusal(outcome: Outcome<Reply>, status: number, code: string | null, formErrors?: string[]) {
-  expect(outcome.status).toBe(status);
-  expect(outcome.data).toMatchObject({ code, result: { status: "error" } });
-  if (formErrors) expect(outcome.data.result.error?.[""]).toEqual(formErrors);
-}
 
 const mediaGet = (key: string, headers: Record<string, string> = {}) =>
   media.loader(args(new Request(`http://nika.test/media/${key}`, { headers }), ctx(), { "*": key }));

@@ -8,6 +8,7 @@
 // `toEventStream` turns it into a `text/event-stream` Response (resource routes with JS).
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { and, asc, eq, sql } from "drizzle-orm";
+import { validateAudioBlob } from "~/lib/audio/validate";
 import { errorMessage } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
 import { getAiProviders, NIKA_UNAVAILABLE } from "~/server/ai/index.server";
@@ -16,7 +17,6 @@ import { refundCredits, spendCreditsGated } from "~/server/credits.server";
 import { getFlags } from "~/server/flags.server";
 import { appConfig, chatConversations, chatMessages, lessons, users, type ChatConversation, type ChatMessageRow } from "~/server/schema";
 import { CHAT_AUDIO_FOLDER, mediaBucket, putObject } from "~/server/storage.server";
-import { validateAudioBlob } from "~/lib/audio/validate";
 import { CHAT_MODE_INFO, isChatMode, type ChatModeId } from "./modes";
 import { buildChatMessages, HISTORY_TURNS, parseLevelMarker, type CefrLevel, type HistoryTurn, type LessonContext } from "./prompts";
 

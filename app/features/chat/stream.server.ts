@@ -3,10 +3,10 @@
 // reads one format. Not signed in → 401 "Erro de Autenticação"; blocked → 403.
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { z } from "zod";
+import { MAX_AUDIO_BYTES } from "~/lib/audio/validate";
 import { isUuid } from "~/lib/ids";
 import { checkAccess, type SessionUser } from "~/server/auth.server";
 import { BODY_MESSAGES, parseForm } from "~/server/request.server";
-import { MAX_AUDIO_BYTES } from "~/lib/audio/validate";
 import { ChatError, formatEvent, MESSAGE_MAX_CHARS, type VoiceInput } from "./chat.server";
 
 export const AUTH_ERROR_TITLE = "Erro de Autenticação";

@@ -10,6 +10,7 @@ import { useEffect, useMemo, useRef, useState, type FormEvent, type MouseEvent }
 import { Button, buttonVariants, SubmitButton } from "~/components/button";
 import { cn } from "~/components/cn";
 import { ArrowLeftIcon, ArrowRightIcon, CheckIcon, CloseIcon, PlayIcon } from "~/components/icons";
+import { Refusal } from "~/components/Refusal";
 import { playback } from "~/lib/audio/playback";
 import { useHydrated } from "~/lib/use-hydrated";
 import { FLASHCARDS_PATH } from "./admin/paths";
@@ -17,7 +18,6 @@ import { gameAssets, gamePath, mergeAnswers } from "./game-view";
 import type { AnswerView, MissedWord, OptionView } from "./game.server";
 import { LoadError, useLoadErrorToast } from "./LoadError";
 import type { AnswerData, FlashcardActionData, GamePageData, GameResult } from "./page.server";
-import { Refusal } from "~/components/Refusal";
 import { StartingStatus, useStarting } from "./Starting";
 import { cardAlt, LOADING_TEXT, QUESTION_TEXT, TIER_LABELS } from "./texts";
 import { criticalPercent, useGamePreload } from "./use-game-preload";

@@ -4,10 +4,10 @@
 import { Form, Link } from "@remix-run/react";
 import { cn } from "~/components/cn";
 import { ArrowLeftIcon, CardsIcon, PencilIcon, RefreshIcon } from "~/components/icons";
+import { Refusal } from "~/components/Refusal";
 import { categoryAdminPath, FLASHCARDS_PATH } from "./admin/paths";
 import type { CategoryTile } from "./game.server";
 import type { FlashcardActionData, PickerPageData } from "./page.server";
-import { Refusal } from "~/components/Refusal";
 import { StartingStatus, useStarting } from "./Starting";
 import { cardsLabel } from "./texts";
 

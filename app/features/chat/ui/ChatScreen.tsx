@@ -4,15 +4,15 @@
 // or answers a refusal as a conform reply (the text kept, [title, message]) with a code the page branches on.
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { lazy, Suspense, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { AudioPlayer } from "~/components/AudioPlayer";
 import { BUY_CREDITS_PATH, CreditsExhaustedNotice } from "~/components/credits";
 import { ArrowLeftIcon, MicIcon, SparkleIcon } from "~/components/icons";
 import { playback } from "~/lib/audio/playback";
+import { useVoiceRecorder } from "~/lib/audio/use-voice-recorder";
 import { useHydrated } from "~/lib/use-hydrated";
 import type { ChatActionData, ChatRefusal } from "../page.server";
 import type { ChatFormError, ChatPageData, ClientMessage } from "../types";
-import { AudioPlayer } from "~/components/AudioPlayer";
 import { useChat } from "./use-chat";
-import { useVoiceRecorder } from "~/lib/audio/use-voice-recorder";
 
 const loadOverlays = () => import("./ChatOverlays");
 const CreditsDialog = lazy(() => import("~/components/CreditsDialog").then((m) => ({ default: m.CreditsDialog })));
