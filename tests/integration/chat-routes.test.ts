@@ -3,6 +3,7 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ChatPageData } from "~/features/chat/types";
+import { MAX_AUDIO_BYTES } from "~/lib/audio/validate";
 import { encodeWav } from "~/lib/audio/wav";
 import * as modeRoute from "~/routes/_app+/_chat+/chat-with-nika.$mode";
 import * as menuRoute from "~/routes/_app+/_chat+/chat-with-nika._index";
@@ -401,5 +402,168 @@ describe("streaming resource routes", () => {
     ]);
     expect((await get(null)).status).toBe(401);
     expect((await get(await learner())).status).toBe(404);
+  });
+});
+
+// ——— rules of the endpoints and the page that a broken line must not get past (found by mutation testing) ———
+
+describe("the streaming endpoints' refusals", () => {
+  const refusalOf = async (response: Response) => ({
+    status: response.status,
+    type: response.headers.get("Content-Type"),
+    cache: response.headers.get("Cache-Control"),
+    events: await events(response),
+  });
+  const error = (status: number, data: Record<string, unknown>) => [{ event: "error", data: { ...data, status } }];
+
+  it("are event streams, never cached, with their codes: a malformed id is 404, a method other than POST 405, only a missing session has the sign-in title", async () => {
+    const who = await learner();
+    const id = await open(who);
+    const stream = { type: "text/event-stream; charset=utf-8", cache: "no-store" };
+    const malformed = await messagesRoute.action(args(post("/resources/chat/x/messages", who, { text: "hi" }), ctx(), { conversationId: "x" }));
+    expect(await refusalOf(malformed)).toEqual({
+      status: 404,
+      ...stream,
+      events: error(404, { code: "not_found", message: "Conversa não encontrada" }),
+    });
+    const put = new Request(`http://nika.test/resources/chat/${id}/messages`, { method: "PUT", headers: { Cookie: who.jar.header() } });
+    expect(await refusalOf(await messagesRoute.action(args(put, ctx(), { conversationId: id })))).toEqual({
+      status: 405,
+      ...stream,
+      events: error(405, { code: "method_not_allowed", message: "Use POST." }),
+    });
+    const blocked = await learner(10, "blocked");
+    const refused = await refusalOf(
+      await messagesRoute.action(args(post(`/resources/chat/${id}/messages`, blocked, { text: "hi" }), ctx(), { conversationId: id })),
+    );
+    expect(refused.status).toBe(403);
+    expect(refused.events[0]!.data.title).toBeUndefined();
+  });
+
+  it("say why the body was refused: not a form 415, unreadable 400 (invalid_text); over the audio limit plus the form's room 413 (invalid_audio)", async () => {
+    const who = await learner(2);
+    const id = await open(who);
+    const send = (headers: Record<string, string>, body: string) =>
+      messagesRoute.action(
+        args(
+          new Request(`http://nika.test/resources/chat/${id}/messages`, {
+            method: "POST",
+            headers: { Cookie: who.jar.header(), ...headers },
+            body,
+          }),
+          ctx(),
+          { conversationId: id },
+        ),
+      );
+    const json = await send({ "Content-Type": "application/json" }, '{"text":"hi"}');
+    expect(await refusalOf(json)).toMatchObject({
+      status: 415,
+      events: error(415, { code: "invalid_text", message: "Tipo de conteúdo não suportado. Envie um formulário." }),
+    });
+    const noBoundary = await send({ "Content-Type": "multipart/form-data" }, "text=hi");
+    expect(await refusalOf(noBoundary)).toMatchObject({
+      status: 400,
+      events: error(400, { code: "invalid_text", message: "Não foi possível ler o envio." }),
+    });
+    const room = MAX_AUDIO_BYTES + 64 * 1024;
+    const over = await send({ "Content-Type": "application/x-www-form-urlencoded", "Content-Length": String(room + 1) }, "text=hi");
+    expect(await refusalOf(over)).toMatchObject({
+      status: 413,
+      events: error(413, { code: "invalid_audio", message: "Áudio muito grande (máximo 50MB)" }),
+    });
+    // a body declared at exactly the cap is read (here a short text, so it is answered)
+    const atCap = await send({ "Content-Type": "application/x-www-form-urlencoded", "Content-Length": String(room) }, "text=hi");
+    expect(atCap.status).toBe(200);
+    expect((await events(atCap)).at(-1)!.event).toBe("done");
+    expect((await db.select().from(users).where(eq(users.id, who.id)))[0]!.monthlyCredits).toBe(1);
+  });
+});
+
+describe("the chat page's rules", () => {
+  const page = (who: Learner, path: string, env?: Record<string, unknown>) =>
+    call<ChatPageData>(() => modeRoute.loader(args(request(path, { jar: who.jar }), ctx(env), { mode: path.split("/")[2]!.split("?")[0]! })));
+
+  it("with JavaScript the page does not wait for Nika's greeting (only &greet=1 does); its redirects are never cached", async () => {
+    const who = await learner();
+    const opened = await call(() => modeRoute.loader(args(request("/chat-with-nika/english", { jar: who.jar }), ctx(), { mode: "english" })));
+    expect(opened.headers.get("Cache-Control")).toBe("no-store");
+    const id = /c=(.*)$/.exec(opened.location!)![1]!;
+    const shown = await page(who, `/chat-with-nika/english?c=${id}`);
+    expect([shown.status, shown.data.messages]).toEqual([200, []]);
+    expect(await db.select().from(chatMessages).where(eq(chatMessages.conversationId, id))).toEqual([]);
+    const greeted = await page(who, `/chat-with-nika/english?c=${id}&greet=1`);
+    expect([greeted.status, greeted.headers.get("Cache-Control")]).toEqual([302, "no-store"]);
+  });
+
+  it("lists the menu's modes with their flags, and offers voice only when the provider transcribes", async () => {
+    const who = await learner();
+    const id = await open(who);
+    await db.update(appConfig).set({ configValue: false }).where(eq(appConfig.configKey, "feature_chat_game"));
+    const shown = await page(who, `/chat-with-nika/english?c=${id}`);
+    expect(shown.data.modes.map((m) => [m.id, m.path, m.enabled])).toEqual([
+      ["portuguese", "/chat-with-nika/portuguese", true],
+      ["english", "/chat-with-nika/english", true],
+      ["game", "/chat-with-nika/game", false],
+      ["roleplay", "/chat-with-nika/roleplay", true],
+    ]);
+    expect(shown.data.voiceAvailable).toBe(true);
+    // the automation webhook for text only: Nika answers, but there is no transcription
+    const textOnly = await page(who, `/chat-with-nika/english?c=${id}`, { NIKA_CHAT_WEBHOOK_URL: `${API}/webhook/nika-chat` });
+    expect([textOnly.data.nikaAvailable, textOnly.data.voiceAvailable]).toEqual([true, false]);
+  });
+
+  it("shows which messages were spoken and which failed", async () => {
+    const who = await learner(3);
+    const id = await open(who);
+    const form = new FormData();
+    form.set(
+      "audio",
+      new Blob(
+        [
+          encodeWav(
+            new Float32Array(4000).map((_, i) => Math.sin(i / 5) * 0.3),
+            16000,
+          ),
+        ],
+        { type: "audio/wav" },
+      ),
+      "voz.wav",
+    );
+    await events(await messagesRoute.action(args(post(`/resources/chat/${id}/messages`, who, form), ctx(), { conversationId: id })));
+    await fetch(`${API}/__ai/next?mode=error`, { method: "POST" });
+    await call(() =>
+      modeRoute.action(args(post(`/chat-with-nika/english?c=${id}`, who, { intent: "send", text: "Hello?" }), ctx(), { mode: "english" })),
+    );
+    const shown = await page(who, `/chat-with-nika/english?c=${id}`);
+    expect(shown.data.messages.map((m) => [m.role, m.voice, m.failed])).toEqual([
+      ["user", true, false],
+      ["nika", false, false],
+      ["user", false, true],
+    ]);
+  });
+
+  it("a lesson's conversation is not found under another lesson's address", async () => {
+    const who = await learner();
+    const [mod] = await db.insert(modules).values({ title: "Módulo Regras", orderIndex: 42 }).returning();
+    await db.insert(lessons).values([
+      { moduleId: mod!.id, title: "Aula um", orderIndex: 1 },
+      { moduleId: mod!.id, title: "Aula dois", orderIndex: 2 },
+    ]);
+    const lessonPage = (key: string, query = "") =>
+      call(() => lessonRoute.loader(args(request(`/chat/lesson/${key}${query}`, { jar: who.jar }), ctx(), { lessonKey: key })));
+    const id = /c=(.*)$/.exec((await lessonPage("M42A01")).location!)![1]!;
+    expect((await lessonPage("M42A01", `?c=${id}`)).status).toBe(200);
+    expect((await lessonPage("M42A02", `?c=${id}`)).status).toBe(404);
+  });
+
+  it("the no-JS form refuses an unknown intent with 400 and spends nothing", async () => {
+    const who = await learner(2);
+    const id = await open(who);
+    const refused = await call<{ code: string }>(() =>
+      modeRoute.action(args(post(`/chat-with-nika/english?c=${id}`, who, { intent: "apagar", text: "hi" }), ctx(), { mode: "english" })),
+    );
+    expect([refused.status, refused.data.code]).toEqual([400, "invalid_text"]);
+    expect((await db.select().from(users).where(eq(users.id, who.id)))[0]!.monthlyCredits).toBe(2);
+    expect(await db.select().from(chatMessages).where(eq(chatMessages.conversationId, id))).toEqual([]);
   });
 });
