@@ -10,6 +10,10 @@ export const LIMITS = {
   signup: { bucket: "signup", max: 3, windowMs: 60 * 60_000 },
   verificationResend: { bucket: "verification_resend", max: 1, windowMs: 45_000 },
   passwordReset: { bucket: "password_reset", max: 3, windowMs: 15 * 60_000 },
+  /** Spec §8 'Limite de emails excedido': editing the e-mail is then blocked for 10 minutes. */
+  emailChange: { bucket: "email_change", max: 3, windowMs: 10 * 60_000 },
+  /** A wrong current password on /config is limited like sign-in. */
+  passwordChange: { bucket: "password_change", max: 5, windowMs: 15 * 60_000 },
 } satisfies Record<string, Limit>;
 
 export type LimitState = { allowed: true } | { allowed: false; retryAfterMs: number };

@@ -49,6 +49,8 @@ export const users = pgTable(
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }),
     /** CEFR level (A1–C2) from the last finished English level test. */
     englishLevel: text("english_level"),
+    /** 1–7: one of the bundled avatars (spec §9: default the second). */
+    avatar: smallint("avatar").notNull().default(2),
     englishLevelAt: timestamp("english_level_at", { withTimezone: true }),
     ...timestamps,
   },
@@ -56,6 +58,7 @@ export const users = pgTable(
     uniqueIndex("users_email_unique").on(t.email),
     check("users_credits_non_negative", sql`${t.monthlyCredits} >= 0`),
     check("users_course_completion_range", sql`${t.courseCompletion} between 0 and 100`),
+    check("users_avatar_range", sql`${t.avatar} between 1 and 7`),
   ],
 );
 
@@ -495,6 +498,47 @@ export const pronunciationAttempts = pgTable(
     check("pronunciation_attempts_status_check", sql`${t.status} in ('scoring', 'scored', 'failed')`),
     check("pronunciation_attempts_scored", sql`${t.status} <> 'scored' or ${t.overallScore} is not null`),
   ],
+);
+
+// ——— account settings and the admin console (issue 11) ———
+
+/**
+ * A change a learner made to their profile (name, e-mail, WhatsApp, avatar), recorded when it happens:
+ * the admin analytics count them (profileUpdates30Days / 7Days).
+ */
+export const profileUpdates = pgTable(
+  "profile_updates",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    field: text("field", { enum: ["name", "email", "phone", "avatar"] }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("profile_updates_created_idx").on(t.createdAt),
+    check("profile_updates_field_check", sql`${t.field} in ('name', 'email', 'phone', 'avatar')`),
+  ],
+);
+
+/** What an admin did to a user (block, credits, role, resend): who, what, when, before and after. */
+export const adminAuditLog = pgTable(
+  "admin_audit_log",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    /** The admin; kept as null if that account is deleted later. */
+    adminId: uuid("admin_id").references(() => users.id, { onDelete: "set null" }),
+    targetUserId: uuid("target_user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    action: text("action").notNull(),
+    before: jsonb("before"),
+    after: jsonb("after"),
+    reason: text("reason"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("admin_audit_log_target_idx").on(t.targetUserId, t.createdAt)],
 );
 
 export type User = typeof users.$inferSelect;

@@ -1,8 +1,7 @@
+// /config: the settings frame (tabs Conta, Senha, App, and Admin for admins); each tab is a child route.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
-import { formatLevelDate, levelLabel } from "~/features/chat/ui/EnglishLevel";
-import { ComingSoon } from "~/features/shell/ComingSoon";
-import { SignOutButton } from "~/features/shell/ShellParts";
+import { useLoaderData } from "@remix-run/react";
+import { ConfigLayout } from "~/features/account/ConfigLayout";
 import type { RouteHandle } from "~/lib/access";
 import { requireUser } from "~/server/auth.server";
 
@@ -12,32 +11,9 @@ export const meta: MetaFunction = () => [{ title: "Configurações — Nika" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
-  return {
-    englishLevel: user.englishLevel,
-    englishLevelAt: user.englishLevelAt ? new Date(user.englishLevelAt).toISOString() : null,
-  };
+  return { isAdmin: user.isAdmin };
 }
 
 export default function Config() {
-  const { englishLevel, englishLevelAt } = useLoaderData<typeof loader>();
-  return (
-    <ComingSoon feature="Configurações" description="Em breve você poderá editar sua conta, sua senha e as preferências do app aqui.">
-      <section aria-labelledby="nivel-ingles" className="mt-6 rounded-2xl border border-slate-200 p-4 text-left dark:border-night-700">
-        <h2 id="nivel-ingles" className="font-semibold">
-          Nível de inglês
-        </h2>
-        <p className="mt-1 text-slate-700 dark:text-slate-200" data-testid="account-english-level">
-          {englishLevel
-            ? `${levelLabel(englishLevel)}${englishLevelAt ? ` (teste feito em ${formatLevelDate(englishLevelAt)})` : ""}`
-            : "Você ainda não fez o teste de nível."}
-        </p>
-        <Link to="/english-level-test" className="mt-2 inline-block text-sm font-semibold text-indigo-700 hover:underline dark:text-indigo-300">
-          {englishLevel ? "Refazer o teste" : "Fazer o teste de nível"}
-        </Link>
-      </section>
-      <div className="mt-6">
-        <SignOutButton className="border border-slate-300 px-4 dark:border-night-700" />
-      </div>
-    </ComingSoon>
-  );
+  return <ConfigLayout isAdmin={useLoaderData<typeof loader>().isAdmin} />;
 }
