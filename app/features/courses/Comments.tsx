@@ -10,6 +10,7 @@ import { buttonVariants } from "~/components/button";
 import { ConformForm, useSchemaForm } from "~/components/forms";
 import { ChatIcon, ReplyIcon } from "~/components/icons";
 import { toast } from "~/components/Toaster";
+import { avatarUrl } from "~/lib/avatars";
 import { commentFormSchema, type CommentActionData } from "./comment-form";
 import type { CommentThread, CommentView } from "./comments.server";
 import { COMMENT_MAX_LENGTH, relativeTimePtBr } from "./format";
@@ -113,14 +114,23 @@ function CommentArticle({ comment, now, reply, children }: { comment: CommentVie
       className={`scroll-mt-24 rounded-xl p-3 sm:p-4 ${reply ? "bg-indigo-50/70 dark:bg-indigo-400/10" : "bg-slate-50 dark:bg-night-800/60"}`}
     >
       <header className="flex items-center gap-2">
-        <span
-          aria-hidden="true"
-          className={`flex size-8 shrink-0 items-center justify-center rounded-full text-sm font-bold ${
-            comment.authorIsAdmin ? "bg-indigo-600 text-white" : "bg-slate-300 text-slate-800 dark:bg-night-700 dark:text-slate-100"
-          }`}
-        >
-          {initial}
-        </span>
+        {comment.authorAvatar ? (
+          <img
+            src={avatarUrl(comment.authorAvatar)}
+            alt=""
+            width={32}
+            height={32}
+            data-testid="comment-avatar"
+            className={`size-8 shrink-0 rounded-full p-0.5 ${comment.authorIsAdmin ? "bg-indigo-600" : "bg-slate-200 dark:bg-night-700"}`}
+          />
+        ) : (
+          <span
+            aria-hidden="true"
+            className="flex size-8 shrink-0 items-center justify-center rounded-full bg-slate-300 text-sm font-bold text-slate-800 dark:bg-night-700 dark:text-slate-100"
+          >
+            {initial}
+          </span>
+        )}
         <span
           className={
             comment.authorIsAdmin ? "font-extrabold text-indigo-700 dark:text-indigo-300" : "font-medium text-slate-900 dark:text-slate-100"

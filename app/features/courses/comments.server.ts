@@ -20,6 +20,8 @@ export type CommentView = {
   /** "Admin" for admins, "Você" for the viewer's own comments, the author's name, or "Usuário". */
   authorLabel: string;
   authorIsAdmin: boolean;
+  /** The author's avatar (1–7, /config/app); null when the author's account is gone. */
+  authorAvatar: number | null;
   isOwn: boolean;
 };
 
@@ -46,6 +48,7 @@ export async function loadLessonComments(db: DbOrTx, viewer: Viewer, lessonId: s
       userId: lessonComments.userId,
       parentId: lessonComments.parentId,
       name: users.name,
+      avatar: users.avatar,
       isAdmin: sql<boolean>`exists (select 1 from user_roles r where r.user_id = ${lessonComments.userId} and r.role = 'admin')`,
     })
     .from(lessonComments)
@@ -64,6 +67,7 @@ export async function loadLessonComments(db: DbOrTx, viewer: Viewer, lessonId: s
       createdAt: new Date(row.createdAt).toISOString(),
       authorLabel: commentAuthorLabel({ name: row.name, isAdmin, isOwn }),
       authorIsAdmin: isAdmin,
+      authorAvatar: row.avatar ?? null,
       isOwn,
     };
     return { view, parentId: row.parentId };

@@ -1,5 +1,6 @@
 import { Form, Link } from "@remix-run/react";
 import { LogOutIcon, SparkleIcon } from "~/components/icons";
+import { avatarUrl } from "~/lib/avatars";
 import { SIDEBAR_ITEMS, isNavItemActive } from "./nav";
 import { creditsLabel, type ShellUser } from "./types";
 
@@ -36,15 +37,17 @@ export function NavList({ pathname, collapsed = false, onNavigate }: { pathname:
 }
 
 export function UserSummary({ user, collapsed = false }: { user: ShellUser; collapsed?: boolean }) {
-  const initial = user.name.trim().charAt(0).toUpperCase() || "?";
   return (
     <div className={`flex items-center ${collapsed ? "justify-center" : "gap-3"}`} title={collapsed ? user.name : undefined}>
-      <span
-        aria-hidden="true"
-        className="flex size-9 shrink-0 items-center justify-center rounded-full bg-indigo-600 text-sm font-bold text-white"
-      >
-        {initial}
-      </span>
+      {/* The learner's avatar (/config/app); decorative, the name follows. */}
+      <img
+        src={avatarUrl(user.avatar)}
+        alt=""
+        width={36}
+        height={36}
+        data-testid="user-avatar"
+        className="size-9 shrink-0 rounded-full bg-indigo-100 p-1 dark:bg-indigo-400/20"
+      />
       <div className={collapsed ? "sr-only" : "min-w-0"}>
         <p className="truncate text-sm font-semibold">{user.name}</p>
         <p className="flex items-center gap-1 text-xs text-slate-600 dark:text-slate-300">

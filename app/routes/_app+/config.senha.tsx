@@ -1,15 +1,59 @@
-// /config/senha (tab Senha): Troca de senha. Filled in by issue 11.
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+// /config/senha (tab Senha): password change (spec §5, §8). Server-enforced: the rules of the form, the
+// current password (limited like sign-in), and the other sessions of the user ended on success.
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { useActionData } from "@remix-run/react";
+import { changePassword } from "~/features/account/password-change.server";
+import { PasswordChangeForm } from "~/features/account/password-form";
+import {
+  PASSWORD_CHANGE_MESSAGES as M,
+  passwordChangeSchema,
+  rateLimitedDescription,
+  type PasswordChangeActionData,
+  type PasswordChangeCode,
+} from "~/features/account/password-schema";
 import type { RouteHandle } from "~/lib/access";
-import { requireUser } from "~/server/auth.server";
+import { getSessionUser, requireUser } from "~/server/auth.server";
+import { minutesLeft } from "~/server/rate-limit.server";
+import { readFormData } from "~/server/request.server";
+import { redirectWithToast } from "~/server/toast.server";
 
 export const handle: RouteHandle = { access: "user" };
+
+export const meta: MetaFunction = () => [{ title: "Senha — Configurações — Nika" }];
+
+const PATH = "/config/senha";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireUser(request, context);
   return null;
 }
 
-export default function ConfigTab() {
-  return <p className="text-slate-700 dark:text-slate-300">Troca de senha: em breve.</p>;
+export async function action({ request, context }: ActionFunctionArgs) {
+  // §8: a change posted after the session ended says so on the sign-in page.
+  if (!(await getSessionUser(request, context))) {
+    throw await redirectWithToast(`/signin?redirectTo=${encodeURIComponent(PATH)}`, { type: "error", title: M.sessionExpired });
+  }
+  const user = await requireUser(request, context); // blocked → /blocked
+  const submission = parseWithZod(await readFormData(request), { schema: passwordChangeSchema });
+  const hidden = ["currentPassword", "newPassword", "confirmPassword"];
+  const reply = (code: PasswordChangeCode, status: number, formErrors?: string[]) =>
+    data<PasswordChangeActionData>({ result: submission.reply({ hideFields: hidden, formErrors }), code }, { status });
+  if (submission.status !== "success") return reply("invalid_input", 400);
+
+  try {
+    const result = await changePassword(context, user, submission.value);
+    if (result.status === "rate_limited") {
+      return reply("rate_limited", 429, [M.rateLimitedTitle, rateLimitedDescription(minutesLeft(result.retryAfterMs))]);
+    }
+    if (result.status === "wrong_password") return reply("wrong_password", 400, [M.failedTitle, M.wrongCurrent]);
+  } catch (error) {
+    console.error(error);
+    return reply("unexpected", 500, [M.unexpected]);
+  }
+  return redirectWithToast(PATH, { type: "success", title: M.success, description: M.successDescription });
+}
+
+export default function ConfigPassword() {
+  return <PasswordChangeForm actionData={useActionData<typeof action>()} />;
 }

@@ -1,0 +1,45 @@
+// Password change of a signed-in learner (/config/senha, spec §5/§8): the current password is checked
+// (a wrong one counts against a limit like sign-in: 5 failures / 15 min, cleared on success); the new
+// hash is stored and every OTHER session of the user ends, the one making the change stays.
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { and, eq, ne } from "drizzle-orm";
+import type { SessionUser } from "~/server/auth.server";
+import { hashPassword, verifyPassword } from "~/server/password";
+import { checkLimit, clearAttempts, LIMITS, recordAttempt } from "~/server/rate-limit.server";
+import { passwordCredentials, sessions } from "~/server/schema";
+
+export type PasswordChangeResult =
+  { status: "changed"; endedSessions: number } | { status: "rate_limited"; retryAfterMs: number } | { status: "wrong_password" };
+
+export async function changePassword(
+  context: AppLoadContext,
+  user: Pick<SessionUser, "id" | "sessionId">,
+  input: { currentPassword: string; newPassword: string },
+): Promise<PasswordChangeResult> {
+  const { db } = context;
+  // Counted per account: the learner is signed in, so the account is the subject being guessed.
+  const limit = await checkLimit(db, LIMITS.passwordChange, user.id);
+  if (!limit.allowed) return { status: "rate_limited", retryAfterMs: limit.retryAfterMs };
+
+  const [credentials] = await db
+    .select({ passwordHash: passwordCredentials.passwordHash })
+    .from(passwordCredentials)
+    .where(eq(passwordCredentials.userId, user.id));
+  // An account without a password (none yet) cannot prove the current one.
+  const ok = credentials ? await verifyPassword(input.currentPassword, credentials.passwordHash) : false;
+  if (!ok) {
+    await recordAttempt(db, LIMITS.passwordChange, user.id);
+    return { status: "wrong_password" };
+  }
+
+  const passwordHash = await hashPassword(input.newPassword);
+  const ended = await db.transaction(async (tx) => {
+    await tx.update(passwordCredentials).set({ passwordHash, updatedAt: new Date() }).where(eq(passwordCredentials.userId, user.id));
+    return tx
+      .delete(sessions)
+      .where(and(eq(sessions.userId, user.id), ne(sessions.id, user.sessionId)))
+      .returning({ id: sessions.id });
+  });
+  await clearAttempts(db, LIMITS.passwordChange, user.id);
+  return { status: "changed", endedSessions: ended.length };
+}
