@@ -567,3 +567,28 @@ describe("the chat page's rules", () => {
     expect(await db.select().from(chatMessages).where(eq(chatMessages.conversationId, id))).toEqual([]);
   });
 });
+
+describe("the chat page's unexpected failures", () => {
+  /** The database, with `method` failing from now on (the connection dropped). */
+  const dropping = (method: "transaction" | "execute") =>
+    new Proxy(db, {
+      get: (target, name, receiver) =>
+        name === method ? () => Promise.reject(new Error("conexão perdida")) : Reflect.get(target, name, receiver),
+    });
+
+  it("are errors (a 500), not a refusal the page shows: starting a conversation, sending a message", async () => {
+    const who = await learner(2);
+    const id = await open(who);
+    const failing = (method: "transaction" | "execute") => contextFor(dropping(method), { MEDIA: world.media.bucket, ...world.aiEnv });
+    await expect(
+      call(() => modeRoute.loader(args(request("/chat-with-nika/english", { jar: who.jar }), failing("transaction"), { mode: "english" }))),
+    ).rejects.toThrow("conexão perdida");
+    await expect(
+      call(() =>
+        modeRoute.action(
+          args(post(`/chat-with-nika/english?c=${id}`, who, { intent: "send", text: "hi" }), failing("execute"), { mode: "english" }),
+        ),
+      ),
+    ).rejects.toThrow("conexão perdida");
+  });
+});
