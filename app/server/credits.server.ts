@@ -181,3 +181,27 @@ export async function renewAllCredits(db: DbOrTx, allowance: number, now: Date):
     select count(*)::int as renewed from renewed`);
   return Number(rowsOf(result)[0]?.renewed ?? 0);
 }
+
+export type AdjustResult = { ok: true; before: number; balance: number } | { ok: false; balance: number | null };
+
+/**
+ * An admin's grant (positive `delta`) or removal (negative): one statement, the balance never below
+ * zero (a removal larger than the balance is refused, nothing written). `reason` goes to the ledger.
+ */
+export async function adjustCredits(db: DbOrTx, userId: string, delta: number, reason: string): Promise<AdjustResult> {
+  if (!Number.isInteger(delta) || delta === 0) throw new Error("delta must be a non-zero integer");
+  const result = await db.execute(sql`
+    with adjusted as (
+      update users set monthly_credits = monthly_credits + ${delta}, updated_at = now()
+      where id = ${userId} and monthly_credits + ${delta} >= 0
+      returning id, monthly_credits
+    ), ledger as (
+      insert into credit_ledger (user_id, delta, balance_after, reason)
+      select id, ${delta}, monthly_credits, ${reason} from adjusted
+    )
+    select (select monthly_credits from adjusted) as balance,
+      (select monthly_credits from users where id = ${userId}) as before`);
+  const row = rowsOf(result)[0];
+  if (row?.balance === null || row?.balance === undefined) return { ok: false, balance: row?.before == null ? null : Number(row.before) };
+  return { ok: true, before: Number(row.before), balance: Number(row.balance) };
+}

@@ -6,6 +6,9 @@ import { DurableObject } from "cloudflare:workers";
 import type { Env } from "./env";
 
 /** What a lesson channel sends to its sockets (besides "pong"). */
+/** The header by which the worker tells the channel whose socket it is opening. */
+export const USER_HEADER = "X-Nika-User";
+
 export type LiveMessage = { type: "comment"; lessonId: string };
 
 export class LessonChannel extends DurableObject<Env> {
@@ -21,7 +24,9 @@ export class LessonChannel extends DurableObject<Env> {
       return new Response("Expected a WebSocket upgrade", { status: 426, headers: { Upgrade: "websocket" } });
     }
     const { 0: client, 1: server } = new WebSocketPair();
-    this.ctx.acceptWebSocket(server);
+    // Tagged with the user (set by the worker after its own checks), so an admin's block can close it.
+    const userId = request.headers.get(USER_HEADER);
+    this.ctx.acceptWebSocket(server, userId ? [userId] : []);
     return new Response(null, { status: 101, webSocket: client });
   }
 
@@ -38,6 +43,20 @@ export class LessonChannel extends DurableObject<Env> {
       }
     }
     return told;
+  }
+
+  /** RPC from `closeUserConnections` (a user was blocked): closes that user's sockets. Returns how many. */
+  async closeUser(userId: string): Promise<number> {
+    let closed = 0;
+    for (const socket of this.ctx.getWebSockets(userId)) {
+      try {
+        socket.close(1008, "blocked");
+        closed++;
+      } catch {
+        // Already closing.
+      }
+    }
+    return closed;
   }
 
   /** Only keepalives are expected (normally answered by the auto-response above); the rest is ignored. */

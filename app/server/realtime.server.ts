@@ -5,6 +5,7 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import { isUuid } from "~/lib/ids";
 import { ACCESS_MESSAGES, checkAccess } from "./auth.server";
 import { isFeatureEnabled } from "./flags.server";
+import { lessons } from "./schema";
 
 /**
  * Tells everyone on the lesson page that a new comment exists (they refetch through the loader).
@@ -47,7 +48,7 @@ export async function connectLessonChannel(request: Request, context: AppLoadCon
   if (!isUuid(lessonId)) return refuse(404, "Aula não encontrada.");
   // Order of checks: who is asking (origin, session), then what they sent (an upgrade), then the flag.
   if (!fromOwnOrigin(request, env.APP_URL)) return refuse(403, "Origem não permitida.");
-  const { refusal } = await checkAccess(request, context);
+  const { refusal, user } = await checkAccess(request, context);
   if (refusal) return refuse(refusal.status, refusal.message);
   if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
     return refuse(426, "Este endereço só aceita WebSocket.", { Upgrade: "websocket" });
@@ -58,10 +59,37 @@ export async function connectLessonChannel(request: Request, context: AppLoadCon
   const id = lessonId.toLowerCase();
   try {
     // A fresh request: the channel needs only the upgrade, not the user's cookies.
-    return await channels.get(channels.idFromName(id)).fetch("https://lesson-channel/connect", { headers: { Upgrade: "websocket" } });
+    return await channels.get(channels.idFromName(id)).fetch("https://lesson-channel/connect", {
+      headers: { Upgrade: "websocket", "X-Nika-User": user!.id /* lesson-channel's USER_HEADER */ },
+    });
   } catch (error) {
     // e.g. `remix vite:dev`, whose platform proxy cannot run this worker's Durable Objects: pages poll.
     console.error("[realtime] could not open the channel of lesson", lessonId, error);
     return refuse(503, "Atualização ao vivo indisponível.");
+  }
+}
+
+/**
+ * Closes every live connection of a user (an admin blocked them). A socket is tagged with its user in
+ * the lesson's channel, and nothing records which lessons a user has open, so every lesson's channel is
+ * asked — an admin action, rare. Never fails the request; without the binding it does nothing.
+ */
+export async function closeUserConnections(context: AppLoadContext, userId: string): Promise<number> {
+  const channels = context.cloudflare.env.LESSON_CHANNELS;
+  if (!channels) return 0;
+  try {
+    const rows = await context.db.select({ id: lessons.id }).from(lessons);
+    const closed = await Promise.all(
+      rows.map(({ id }) =>
+        channels
+          .get(channels.idFromName(id.toLowerCase()))
+          .closeUser(userId)
+          .catch(() => 0),
+      ),
+    );
+    return closed.reduce((sum, n) => sum + n, 0);
+  } catch (error) {
+    console.error("[realtime] could not close the connections of user", userId, error);
+    return 0;
   }
 }

@@ -1,5 +1,8 @@
+// /admin: the admin console's frame (title and the sections Painel and Usuários); each section is a
+// child route. Admins only: learners are sent to /, their actions answer 403 (requireAdmin).
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { ComingSoon } from "~/features/shell/ComingSoon";
+import { Outlet } from "@remix-run/react";
+import { AdminFrame } from "~/features/admin/AdminFrame";
 import type { RouteHandle } from "~/lib/access";
 import { requireAdmin } from "~/server/auth.server";
 
@@ -13,5 +16,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function Admin() {
-  return <ComingSoon feature="Administração" description="O painel com as configurações do app e as análises de uso está a caminho." />;
+  return (
+    <AdminFrame>
+      <Outlet />
+    </AdminFrame>
+  );
 }

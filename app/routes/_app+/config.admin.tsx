@@ -1,5 +1,8 @@
-// /config/admin (tab Admin): Funcionalidades e análises. Filled in by issue 11.
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+// /config/admin (tab Admin): the same toggles and analytics as /admin, posting to this tab.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import { AdminConsole } from "~/features/admin/AdminConsole";
+import { handleConfigUpdate, loadConsole } from "~/features/admin/console.server";
 import type { RouteHandle } from "~/lib/access";
 import { requireAdmin } from "~/server/auth.server";
 
@@ -7,9 +10,25 @@ export const handle: RouteHandle = { access: "admin" };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
-  return null;
+  return loadConsole(context);
 }
 
-export default function ConfigTab() {
-  return <p className="text-slate-700 dark:text-slate-300">Funcionalidades e análises: em breve.</p>;
+export async function action({ request, context }: ActionFunctionArgs) {
+  await requireAdmin(request, context);
+  return handleConfigUpdate(request, context);
+}
+
+export default function ConfigAdminTab() {
+  return (
+    <>
+      <p className="mb-6 text-sm text-slate-700 dark:text-slate-300">
+        Usuários, créditos e bloqueios ficam no{" "}
+        <Link to="/admin/users" className="font-semibold text-indigo-700 underline dark:text-indigo-300">
+          painel de administração
+        </Link>
+        .
+      </p>
+      <AdminConsole data={useLoaderData<typeof loader>()} action="/config/admin" />
+    </>
+  );
 }
