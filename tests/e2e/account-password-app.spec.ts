@@ -42,6 +42,7 @@ test("changes the password: other browsers are signed out, this one stays, the n
   await submit.click();
   await expect(page).toShowToast("Senha alterada com sucesso!");
   await expect(page).toHaveURL(/\/config\/senha$/);
+  for (const label of ["Senha atual", "Confirmar nova senha"]) await expect(page.getByLabel(label)).toHaveValue("");
 
   // This browser is still signed in; the other one is not.
   await visit(page, "/config");

@@ -2,7 +2,7 @@
 // current password (limited like sign-in), and the other sessions of the user ended on success.
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData } from "@remix-run/react";
+import { useActionData, useLocation } from "@remix-run/react";
 import { changePassword } from "~/features/account/password-change.server";
 import { PasswordChangeForm } from "~/features/account/password-form";
 import {
@@ -55,5 +55,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function ConfigPassword() {
-  return <PasswordChangeForm actionData={useActionData<typeof action>()} />;
+  // A new form after each answer (the success redirect included), so no typed password stays in a field.
+  const { key } = useLocation();
+  return <PasswordChangeForm key={key} actionData={useActionData<typeof action>()} />;
 }
