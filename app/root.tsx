@@ -1,8 +1,9 @@
-import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { data, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData, isRouteErrorResponse } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 import { ErrorScreen, isFeatureDisabledError, isNotFound } from "~/components/ErrorScreen";
 import { Toaster } from "~/components/Toaster";
+import { emailChangeLinkTarget, useConfirmationHashToast } from "~/features/account/email-change-links";
 import { InstallPrompt, OfflineBanner, UpdateToast } from "~/features/pwa";
 import { installErrorReporter } from "~/features/shell/report-error";
 import { THEME_COLORS, THEME_INIT_SCRIPT } from "~/features/shell/theme";
@@ -34,6 +35,9 @@ export const meta: MetaFunction = ({ error }) => [
 ];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
+  // Spec §2 background handler: an e-mail change link that landed on any page goes to /confirm-email.
+  const emailChangeTarget = emailChangeLinkTarget(new URL(request.url));
+  if (emailChangeTarget) throw redirect(emailChangeTarget);
   const [{ toast, headers }, flags, user] = await Promise.all([takeToast(request), getFlags(context), getSessionUser(request, context)]);
   return data(
     {
@@ -52,6 +56,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
 
   useEffect(() => installErrorReporter(), []);
+  useConfirmationHashToast();
   // Marks the page as interactive (end-to-end tests wait for it before using JS-only controls).
   useEffect(() => {
     document.documentElement.setAttribute("data-hydrated", "");

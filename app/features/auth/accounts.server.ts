@@ -9,6 +9,7 @@ import { sendMail } from "~/server/mail.server";
 import { hashPassword } from "~/server/password";
 import { checkLimit, LIMITS, recordAttempt } from "~/server/rate-limit.server";
 import { creditLedger, passwordCredentials, users } from "~/server/schema";
+import { confirmEmailChange } from "./email-change.server";
 import { confirmationEmail, passwordResetEmail, welcomeEmail } from "./emails.server";
 
 export function publicOrigin(context: AppLoadContext, request: Request) {
@@ -98,37 +99,30 @@ export type ConfirmResult =
   | { status: "expired"; kind: "signup" | "email_change" }
   | { status: "invalid" };
 
-/** Confirms a sign-up (or an e-mail change). A link already used by a confirmed user counts as success. */
+/**
+ * Confirms a sign-up or an e-mail change (email-change.server.ts), signing the learner in the first
+ * time. A link already used by a confirmed user counts as success (without a new session).
+ */
 export async function confirmEmail(context: AppLoadContext, token: string, kind: "signup" | "email_change"): Promise<ConfirmResult> {
   const { db } = context;
-  const purpose = kind === "signup" ? "email_verification" : "email_change";
-  const found = await findToken(db, token, purpose);
+  if (kind === "email_change") {
+    const outcome = await confirmEmailChange(context, token);
+    if (outcome.status === "confirmed") return { status: "confirmed", userId: outcome.userId, signIn: outcome.fresh, kind };
+    if (outcome.status === "expired") return { status: "expired", kind };
+    return { status: "invalid" };
+  }
+  const found = await findToken(db, token, "email_verification");
   if (found.status === "invalid") return { status: "invalid" };
   if (found.status === "expired") return { status: "expired", kind };
 
-  const [user] = await db
-    .select({ confirmedAt: users.emailConfirmedAt, newEmail: users.newEmail })
-    .from(users)
-    .where(eq(users.id, found.userId));
+  const [user] = await db.select({ confirmedAt: users.emailConfirmedAt }).from(users).where(eq(users.id, found.userId));
   if (!user) return { status: "invalid" };
-  if (found.status === "used") {
-    const done = kind === "signup" ? user.confirmedAt !== null : user.newEmail === null;
-    return done ? { status: "confirmed", userId: found.userId, signIn: false, kind } : { status: "invalid" };
-  }
+  if (found.status === "used")
+    return user.confirmedAt !== null ? { status: "confirmed", userId: found.userId, signIn: false, kind } : { status: "invalid" };
   if (!(await consumeToken(db, found.tokenId))) return { status: "confirmed", userId: found.userId, signIn: false, kind };
 
   const now = new Date();
-  if (kind === "signup") {
-    await db.update(users).set({ emailConfirmedAt: now, updatedAt: now }).where(eq(users.id, found.userId));
-  } else {
-    if (!found.newEmail) return { status: "invalid" };
-    const [taken] = await db.select({ id: users.id }).from(users).where(eq(users.email, found.newEmail));
-    if (taken) return { status: "invalid" };
-    await db
-      .update(users)
-      .set({ email: found.newEmail, newEmail: null, emailConfirmedAt: now, updatedAt: now })
-      .where(eq(users.id, found.userId));
-  }
+  await db.update(users).set({ emailConfirmedAt: now, updatedAt: now }).where(eq(users.id, found.userId));
   return { status: "confirmed", userId: found.userId, signIn: true, kind };
 }
 

@@ -1,11 +1,16 @@
-import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
 import { SubmitButton } from "~/components/button";
 import { NoticeBox } from "~/components/notice";
-import { confirmEmail } from "~/features/auth/accounts.server";
+import { confirmEmail, publicOrigin } from "~/features/auth/accounts.server";
+import { resendEmailChange } from "~/features/auth/email-change.server";
 import { AuthCard, DelayedRedirect, linkClass } from "~/features/auth/ui";
 import type { RouteHandle } from "~/lib/access";
-import { createSession } from "~/server/auth.server";
+import { createSession, getSessionUser } from "~/server/auth.server";
+import { minutesLeft } from "~/server/rate-limit.server";
+import { parseForm } from "~/server/request.server";
+import { redirectWithToast } from "~/server/toast.server";
 
 export const handle: RouteHandle = { access: "public" };
 
@@ -32,13 +37,51 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (outcome.status === "invalid") {
     return data<State>({ state: "error", message: "Link de confirmação inválido ou já utilizado." }, { status: 400 });
   }
-  const next = outcome.kind === "email_change" ? "/config" : "/";
   const headers = new Headers();
   if (outcome.signIn) headers.append("Set-Cookie", await createSession(context, outcome.userId, request));
+  // After an e-mail change: to /config when this browser is (now) signed in as that learner, else the
+  // success page with its way back to the login.
+  const signedIn = outcome.signIn || (await getSessionUser(request, context))?.id === outcome.userId;
+  const next = outcome.kind === "signup" ? "/" : signedIn ? "/config" : "/email-change-verification";
   return data<State>({ state: "success", next }, { headers });
 }
 
+/**
+ * "Reenviar" of an expired e-mail change link: a new link to the pending address of the signed-in
+ * learner. Without a session the learner goes to /config (which asks to sign in first).
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await getSessionUser(request, context);
+  if (!user || user.accountType === "blocked") throw redirect("/config");
+  const submission = await parseForm(request, z.object({ intent: z.literal("resend_email_change") }));
+  if (submission.status !== "success") return data({ result: submission.reply(), code: null }, { status: 400 });
+  const outcome = await resendEmailChange(context, user, publicOrigin(context, request));
+  if (outcome.status === "sent") {
+    return redirectWithToast("/config", {
+      type: "success",
+      title: "Email reenviado",
+      description: `Enviamos um novo link para ${outcome.email}.`,
+    });
+  }
+  if (outcome.status === "rate_limited") {
+    return data(
+      {
+        result: submission.reply({
+          formErrors: ["Limite de emails excedido", `Aguarde ${minutesLeft(outcome.retryAfterMs)} minutos antes de tentar novamente.`],
+        }),
+        code: "rate_limited",
+      },
+      { status: 429 },
+    );
+  }
+  return data(
+    { result: submission.reply({ formErrors: ["Erro ao reenviar", "Não há alteração de email pendente."] }), code: outcome.status },
+    { status: 409 },
+  );
+}
+
 export default function ConfirmEmail() {
+  const actionData = useActionData<typeof action>();
   const result = useLoaderData<typeof loader>();
 
   if (result.state === "success") {
@@ -56,7 +99,11 @@ export default function ConfirmEmail() {
     return (
       <AuthCard title="Link expirado">
         <NoticeBox
-          notice={{ tone: "error", title: "Este link de confirmação expirou.", description: "Informe seu email para receber um novo link." }}
+          notice={{
+            tone: "error",
+            title: "Este link de confirmação expirou.",
+            description: result.kind === "signup" ? "Informe seu email para receber um novo link." : "Peça um novo link para o seu novo email.",
+          }}
         />
         {result.kind === "signup" ? (
           <Form method="post" action="/email-verification">
@@ -76,9 +123,24 @@ export default function ConfirmEmail() {
             </SubmitButton>
           </Form>
         ) : (
-          <Link className={linkClass} to="/config">
-            Solicitar a alteração novamente em Configurações
-          </Link>
+          <Form method="post">
+            <NoticeBox
+              notice={
+                actionData?.result.error?.[""]
+                  ? { tone: "error", title: actionData.result.error[""][0]!, description: actionData.result.error[""][1] }
+                  : null
+              }
+            />
+            <input type="hidden" name="intent" value="resend_email_change" />
+            <SubmitButton size="lg" className="w-full" pendingText="Reenviando...">
+              Reenviar link de confirmação
+            </SubmitButton>
+            <p className="mt-4 text-center text-sm">
+              <Link className={linkClass} to="/config">
+                Ir para Configurações
+              </Link>
+            </p>
+          </Form>
         )}
       </AuthCard>
     );
