@@ -291,6 +291,47 @@ describe("memory and review (FSRS)", () => {
     expect(await getBalance(db, userId)).toBe(2);
   });
 
+  it("a category an admin has hidden down to fewer than 4 groups gives no review card (refused without spending); the others still do", async () => {
+    const userId = await newUser(5);
+    await db.insert(flashcardCategories).values({ slug: "encolhida", name: "Encolhida", tileAsset: "animais" });
+    const cards = await db
+      .insert(flashcardCards)
+      .values(
+        ["sun", "moon", "star", "sky"].map((word, index) => ({
+          categorySlug: "encolhida",
+          word,
+          translation: word,
+          distractorGroup: `encolhida-${word}`,
+          imageAsset: "animais-dog",
+          orderIndex: index,
+        })),
+      )
+      .returning({ id: flashcardCards.id });
+    const { gameId } = await started(userId, "encolhida");
+    const game = (await loadGame(db, userId, gameId))!;
+    expect(game.category).toEqual({ slug: "encolhida", name: "Encolhida" });
+    const missed = await rightAnswer(gameId, 0);
+    await answerQuestion(db, userId, { gameId, position: 0, chosenId: wrongOption(game, 0, missed) }, NOW);
+    const hidden = cards.find((card) => card.id !== missed)!.id;
+    await db.update(flashcardCards).set({ hidden: true }).where(eq(flashcardCards.id, hidden));
+    try {
+      expect(await startGame(db, userId, { kind: "review" }, NOW, seeded())).toMatchObject({ ok: false, code: "nothing_to_review" });
+      expect(await getBalance(db, userId)).toBe(4);
+      // a card missed in a playable category is asked; the unplayable category's card is not
+      const other = await started(userId, "lugares");
+      const otherGame = (await loadGame(db, userId, other.gameId))!;
+      const otherMissed = await rightAnswer(other.gameId, 0);
+      await answerQuestion(db, userId, { gameId: other.gameId, position: 0, chosenId: wrongOption(otherGame, 0, otherMissed) }, NOW);
+      const review = await startGame(db, userId, { kind: "review" }, NOW, seeded());
+      expect(review.ok).toBe(true);
+      const asked = (await loadGame(db, userId, (review as { gameId: string }).gameId))!;
+      expect(asked.questionCount).toBe(1);
+      expect(await rightAnswer((review as { gameId: string }).gameId, 0)).toBe(otherMissed);
+    } finally {
+      await db.update(flashcardCards).set({ hidden: false }).where(eq(flashcardCards.id, hidden));
+    }
+  });
+
   it("deleted cards leave review", async () => {
     const userId = await newUser();
     const { gameId } = await started(userId, "lugares");
