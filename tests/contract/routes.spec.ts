@@ -116,7 +116,13 @@ async function arrangeSamples(learner: Account): Promise<Samples> {
         completeness_score, pronunciation_score, words)
       values (${learner.id}, 1, 'The cat sat.', 'azure', 'scored', 50, 50, 50, 50, 50, '[]'::jsonb) returning id`)
     ).rows as { id: string }[];
+    /** An account of its own for the admin's user page (/admin/users/:userId); cleanSamples deletes it. */
+    const [sampleUser] = (
+      await db.execute(sql`
+      insert into users (name, email) values ('Conta do contrato', ${`contrato-${Date.now().toString(36)}@example.com`}) returning id`)
+    ).rows as { id: string }[];
     return {
+      userId: sampleUser!.id,
       attemptId: attempt!.id,
       moduleId: module!.id,
       lessonId: lesson!.id,
@@ -140,6 +146,7 @@ async function cleanSamples(samples: Samples) {
     await db.execute(sql`delete from flashcard_games where id = ${samples.gameId}`);
     await db.execute(sql`delete from pronunciation_attempts where id = ${samples.attemptId}`);
     await db.execute(sql`delete from modules where id = ${samples.moduleId}`);
+    await db.execute(sql`delete from users where id = ${samples.userId}`);
   });
 }
 
@@ -155,6 +162,9 @@ function urlOf(route: ManifestRoute, samples: Samples): string {
     })
     .join("/");
 }
+
+/** Where a form of the route posts: an index route's action is addressed with `?index` (as Remix's <Form> does). */
+const actionUrl = (route: ManifestRoute, url: string) => (route.id.endsWith("_index") ? `${url}${url.includes("?") ? "&" : "?"}index` : url);
 
 // ——— fingerprints of every table (rows inserted, deleted or updated) ———
 
@@ -426,7 +436,7 @@ test("pages and actions answer every role as their declaration says", async ({},
         if (!ok) mismatches.push(`GET ${url} as ${who}: expected ${want}, got ${got.status} ${got.location ?? ""} ${got.body.slice(0, 120)}`);
 
         if (route.hasAction) {
-          const posted = await send("POST", url, { cookie, headers: { "Content-Type": FORM }, body: Buffer.from("") });
+          const posted = await send("POST", actionUrl(route, url), { cookie, headers: { "Content-Type": FORM }, body: Buffer.from("") });
           requests++;
           const wantPost = expected(route, who, "POST");
           // A page's loaders run after its action: a guest page may still send signed-in users away.
@@ -456,7 +466,7 @@ test("malformed requests to every action and resource route get a 4xx and change
     // Fresh accounts and rows per route: a sign-out or a deletion in one route cannot spoil the next.
     const accounts = await accountsFor(testInfo);
     const samples = await arrangeSamples(accounts.learner!);
-    const url = urlOf(route, samples);
+    const url = actionUrl(route, urlOf(route, samples));
     const restoreSiteSettings = await snapshotSiteSettings();
     const post = (target: string, who: Who, malformed: Malformed) =>
       send("POST", target, { cookie: accounts[who]?.cookie, headers: malformed.headers, body: bodyFor(malformed, who) }).catch(

@@ -305,7 +305,8 @@ describe("users", () => {
     const otherJar = new CookieJar();
     otherJar.absorb(new Headers({ "Set-Cookie": await createSession(world.ctx(), target.id, request("/")) }));
     const blocked = await userAction(target.id, world.admin.jar, { intent: "block" });
-    expect(blocked.status).toBe(200);
+    expect(blocked.status).toBe(302);
+    expect(blocked.location).toBe(`/admin/users/${target.id}`);
     expect(await toastOf(blocked)).toMatchObject({ type: "success", title: "Usuário bloqueado" });
     for (const jar of [target.jar, otherJar]) {
       const page = await call(() => flashcards.loader(args(request("/flashcard-v2", { jar }), world.ctx())));
@@ -316,7 +317,7 @@ describe("users", () => {
     expect(left.every((s) => s.expiresAt.getTime() <= Date.now() + 60 * 60_000 + 5_000)).toBe(true);
     expectRefusal(await userAction(target.id, world.admin.jar, { intent: "block" }), 409, "already_blocked");
     const unblocked = await userAction(target.id, world.admin.jar, { intent: "unblock" });
-    expect(unblocked.status).toBe(200);
+    expect(unblocked.status).toBe(302);
     expect(await world.db.select().from(sessions).where(eq(sessions.userId, target.id))).toHaveLength(0);
     const audit = await auditRows(target.id);
     expect(audit.map((row) => [row.action, row.adminId, row.before, row.after])).toEqual([
@@ -329,7 +330,7 @@ describe("users", () => {
   it("credits: grants and removals are ledger entries with the reason, never below zero", async () => {
     const target = await insertLearner(world.db, { credits: 3 });
     const granted = await userAction(target.id, world.admin.jar, { intent: "credits", amount: "5", reason: "Bônus de boas-vindas" });
-    expect(granted.status).toBe(200);
+    expect(granted.status).toBe(302);
     const balance = async () => (await world.db.select({ n: users.monthlyCredits }).from(users).where(eq(users.id, target.id)))[0]!.n;
     expect(await balance()).toBe(8);
     const before = await fingerprint();
@@ -343,7 +344,7 @@ describe("users", () => {
     expectRefusal(await userAction(target.id, world.admin.jar, { intent: "credits", amount: "2", reason: "" }), 400, "invalid");
     expectRefusal(await userAction(target.id, world.admin.jar, { intent: "credits", amount: "1.5", reason: "meio" }), 400, "invalid");
     expect(await fingerprint()).toEqual(before);
-    expect((await userAction(target.id, world.admin.jar, { intent: "credits", amount: "-8", reason: "estorno" })).status).toBe(200);
+    expect((await userAction(target.id, world.admin.jar, { intent: "credits", amount: "-8", reason: "estorno" })).status).toBe(302);
     expect(await balance()).toBe(0);
     const ledger = await world.db.select().from(creditLedger).where(eq(creditLedger.userId, target.id)).orderBy(creditLedger.id);
     expect(ledger.map((row) => [row.delta, row.balanceAfter, row.reason])).toEqual([
@@ -366,10 +367,10 @@ describe("users", () => {
           .from(userRoles)
           .where(and(eq(userRoles.userId, id), eq(userRoles.role, "admin")))
       ).length === 1;
-    expect((await userAction(target.id, world.admin.jar, { intent: "make_admin" })).status).toBe(200);
+    expect((await userAction(target.id, world.admin.jar, { intent: "make_admin" })).status).toBe(302);
     expect(await isAdmin(target.id)).toBe(true);
     expectRefusal(await userAction(target.id, world.admin.jar, { intent: "make_admin" }), 409, "already_admin");
-    expect((await userAction(target.id, world.admin.jar, { intent: "remove_admin" })).status).toBe(200);
+    expect((await userAction(target.id, world.admin.jar, { intent: "remove_admin" })).status).toBe(302);
     expect(await isAdmin(target.id)).toBe(false);
     const admins = await world.db
       .select({ n: sql<number>`count(*)::int` })
@@ -393,7 +394,7 @@ describe("users", () => {
     await world.db.update(users).set({ emailConfirmedAt: null }).where(eq(users.id, target.id));
     const [{ email }] = (await world.db.select({ email: users.email }).from(users).where(eq(users.id, target.id))) as [{ email: string }];
     const sent = await userAction(target.id, world.admin.jar, { intent: "resend_confirmation" });
-    expect(sent.status).toBe(200);
+    expect(sent.status).toBe(302);
     const mails = await world.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email));
     expect(mails).toHaveLength(1);
     expect(mails[0]!.textBody).toContain("/confirm-email?token_hash=");

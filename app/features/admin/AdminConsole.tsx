@@ -9,7 +9,8 @@ import { inputClass } from "~/components/forms";
 import { NoticeBox } from "~/components/notice";
 import { toast } from "~/components/Toaster";
 import type { Analytics, ConfigRow, ConsoleData } from "./console.server";
-import { ANALYTICS_ERROR, CONFIG_MESSAGES, type ConfigActionData } from "./schemas";
+import { ANALYTICS_ERROR, CONFIG_MESSAGES } from "./messages";
+import type { ConfigActionData } from "./schemas";
 
 const CONFIG_LABELS: Record<string, string> = {
   app_name: "Nome do app",

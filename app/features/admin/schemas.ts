@@ -2,13 +2,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
 
-export const CONFIG_MESSAGES = {
-  failed: "Falha ao atualizar configuração. Tente novamente.",
-  unknown: "Configuração não encontrada.",
-  saved: "Configuração atualizada",
-} as const;
-
-export const ANALYTICS_ERROR = "Erro ao carregar análises";
+export { ANALYTICS_ERROR, CONFIG_MESSAGES } from "./messages";
 
 /** One toggle: a switch's new value ("true"/"false") or app_name's text. */
 export const configSchema = z.object({

@@ -9,7 +9,7 @@ import { rowsOf, type DbOrTx } from "~/server/db.server";
 import { closeUserConnections } from "~/server/realtime.server";
 import { parseForm } from "~/server/request.server";
 import { adminAuditLog, creditLedger, sessions, userRoles, users } from "~/server/schema";
-import { toastHeader } from "~/server/toast.server";
+import { redirectWithToast } from "~/server/toast.server";
 import { USER_MESSAGES, USERS_PER_PAGE, userActionSchema, type UserActionData, type UserIntent } from "./schemas";
 
 /** How long a blocked user's sessions still exist (showing only /blocked) before they expire. */
@@ -254,8 +254,7 @@ async function runAction(
 
 /**
  * The user page's action (the route has checked the path id and the admin): one of the intents of
- * userActionSchema. Success answers the form's reset with a toast (no redirect: the page reloads its
- * data, with JS or without); a refusal answers conform's form errors [title, description] and a code.
+ * userActionSchema. Success redirects back to the page with a flash toast; a refusal answers conform's form errors [title, description] and a code.
  */
 export async function handleUserAction(
   request: Request,
@@ -275,7 +274,6 @@ export async function handleUserAction(
     const formErrors = outcome.description ? [outcome.title, outcome.description] : [outcome.title];
     return data({ result: submission.reply({ formErrors }), code: outcome.code } satisfies UserActionData, { status: outcome.status });
   }
-  return data({ result: submission.reply({ resetForm: true }), code: null } satisfies UserActionData, {
-    headers: { "Set-Cookie": await toastHeader({ type: "success", title: outcome.toast }) },
-  });
+  // Post/redirect/get back to the user's page: the flash toast shows there, with JS or without.
+  return redirectWithToast(new URL(request.url).pathname, { type: "success", title: outcome.toast });
 }

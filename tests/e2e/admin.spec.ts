@@ -1,0 +1,73 @@
+// The admin console (issue 11), JS on and off: user search, block (the learner's other browser lands on
+// /blocked), credit grants (the learner's balance shows them), the audit log, axe on every admin page.
+// Switching a flag lives in tests/serial/admin-flags.spec.ts (flags are shared by every running spec).
+import { eq } from "drizzle-orm";
+import { adminAuditLog } from "../../app/server/schema";
+import { expect, expectAccessible, test, visit, withDb } from "./support";
+
+test("admin finds a learner, grants 5 credits and the learner's balance shows them", async ({ page, admin: _, createAccount, pageAs }) => {
+  const learner = await createAccount("learner", { label: "creditos", credits: 50, name: "Aluna Créditos" });
+  await visit(page, "/admin/users");
+  await page.getByLabel("Buscar por nome ou e-mail").fill(learner.email);
+  await page.getByRole("button", { name: "Buscar" }).click();
+  await expect(page).toHaveRedirectedTo(`/admin/users?q=${encodeURIComponent(learner.email)}`);
+  await page.getByRole("link", { name: "Aluna Créditos" }).click();
+  await expect(page).toHaveRedirectedTo(`/admin/users/${learner.id}`);
+  await expect(page.getByRole("heading", { name: /Aluna Créditos/ })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Créditos: saldo 50" })).toBeVisible();
+
+  await page.getByLabel("Quantidade").fill("5");
+  await page.getByLabel("Motivo").fill("Bônus de teste");
+  await page.getByRole("button", { name: "Salvar créditos" }).click();
+  await expect(page).toShowToast("Créditos atualizados");
+  await expect(page.getByRole("heading", { name: "Créditos: saldo 55" })).toBeVisible();
+  await expect(page.getByRole("cell", { name: "admin_grant:Bônus de teste" })).toBeVisible();
+  await expect(page.getByRole("cell", { name: "Ajustou créditos" })).toBeVisible();
+
+  const learnerPage = await pageAs(learner);
+  await learnerPage.goto("/");
+  await expect(learnerPage.getByText("55 créditos").first()).toBeVisible();
+
+  const audit = await withDb((db) => db.select().from(adminAuditLog).where(eq(adminAuditLog.targetUserId, learner.id)));
+  expect(audit.map((row) => [row.action, row.before, row.after, row.reason])).toEqual([
+    ["credits", { credits: 50 }, { credits: 55 }, "Bônus de teste"],
+  ]);
+});
+
+test("admin blocks a learner signed in elsewhere: that browser's next navigation lands on /blocked", async ({
+  page,
+  admin: _,
+  createAccount,
+  pageAs,
+}) => {
+  const learner = await createAccount("learner", { label: "bloqueio", name: "Aluna Bloqueio" });
+  const learnerPage = await pageAs(learner);
+  await learnerPage.goto("/labs");
+  await expect(learnerPage).toHaveRedirectedTo("/labs");
+
+  await visit(page, `/admin/users/${learner.id}`);
+  await page.getByRole("button", { name: "Bloquear" }).click();
+  await expect(page).toShowToast("Usuário bloqueado");
+  await expect(page.getByRole("button", { name: "Desbloquear" })).toBeVisible();
+  await expect(page.getByRole("cell", { name: "Bloqueou" })).toBeVisible();
+
+  await learnerPage.goto("/");
+  await expect(learnerPage).toHaveRedirectedTo("/blocked");
+
+  await page.getByRole("button", { name: "Desbloquear" }).click();
+  await expect(page).toShowToast("Usuário desbloqueado");
+  await expect(page.getByRole("button", { name: "Bloquear" })).toBeVisible();
+});
+
+test("the admin pages pass axe; a learner is sent away from /admin", async ({ page, admin, createAccount, pageAs }) => {
+  const learner = await createAccount("learner", { label: "axe" });
+  for (const path of ["/admin", "/admin/users", `/admin/users/${learner.id}`, `/admin/users/${admin.id}`, "/config/admin"]) {
+    await visit(page, path);
+    await expectAccessible(page);
+  }
+  await expect(page.getByRole("heading", { name: "Análises" })).toBeVisible();
+  await expect(page.getByRole("switch", { name: "Flashcards" })).toHaveAttribute("aria-checked", "true");
+  const learnerPage = await pageAs(learner);
+  await learnerPage.goto("/admin");
+  await expect(learnerPage).toHaveRedirectedTo("/");
+});
