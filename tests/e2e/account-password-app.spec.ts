@@ -2,7 +2,7 @@
 // with the §5/§8 texts, then changes it, ends the learner's session in another browser and the new
 // password signs in; the avatar picked on the App tab shows in the sidebar after a reload.
 import { eq } from "drizzle-orm";
-import { users } from "../../app/server/schema";
+import { profileUpdates, users } from "../../app/server/schema";
 import { PASSWORD, expect, expectAccessible, jsEnabled, signInWithForm, test, visit, withDb } from "./support";
 
 const NEW_PASSWORD = "OutraSenha2025";
@@ -79,6 +79,17 @@ test("picks an avatar that shows in the sidebar after a reload; install steps an
   await page.reload();
   await expect(page.getByTestId("user-avatar").first()).toHaveAttribute("src", "/avatars/avatar-5.svg");
   await expect(page.getByRole("radio", { name: "Sapo" })).toBeChecked();
+  if (jsEnabled(testInfo)) {
+    // Arrowing through the group saves only where the learner stops (Coala), not each avatar on the way.
+    await page.getByRole("radio", { name: "Sapo" }).focus();
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    await expect(page.getByRole("radio", { name: "Coala" })).toBeChecked();
+    await expect(page).toShowToast("Avatar atualizado!");
+    await expect(page.getByTestId("user-avatar").first()).toHaveAttribute("src", "/avatars/avatar-7.svg");
+  }
+  const changes = await withDb((db) => db.select().from(profileUpdates).where(eq(profileUpdates.userId, learner.id)));
+  expect(changes).toHaveLength(jsEnabled(testInfo) ? 2 : 1);
   const image = await page.request.get("/avatars/avatar-5.svg");
   expect(image.status()).toBe(200);
   expect(image.headers()["content-type"]).toContain("image/svg+xml");

@@ -1,17 +1,22 @@
 // Avatar choice of /config/app: a radio group of the 7 bundled avatars, 4 per row (spec §9), and a
 // submit button — a plain form without JavaScript; with it, choosing an avatar submits at once.
 import { useFetcher } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { SubmitButton } from "~/components/button";
 import { FieldError } from "~/components/forms";
 import { AVATARS, avatarUrl } from "~/lib/avatars";
 import { AVATAR_MESSAGES, type AvatarActionData } from "./avatars-schema";
+
+const SAVE_DELAY_MS = 500;
 
 export function AvatarPicker({ current, actionData }: { current: number; actionData: AvatarActionData | undefined }) {
   // With JS the form goes through a fetcher, so the page keeps its scroll and focus while saving.
   const fetcher = useFetcher<AvatarActionData>();
   const [selected, setSelected] = useState(current);
   useEffect(() => setSelected(current), [current]);
+  // Arrow keys move through a radio group: only the avatar the learner stops on is saved.
+  const timer = useRef<number>();
+  useEffect(() => () => window.clearTimeout(timer.current), []);
   const reply = fetcher.data ?? actionData;
   const error = reply?.result.error?.avatar?.[0] ?? (reply ? AVATAR_MESSAGES.invalid : undefined);
   const busy = fetcher.state !== "idle";
@@ -36,8 +41,10 @@ export function AvatarPicker({ current, actionData }: { current: number; actionD
                   value={avatar.id}
                   checked={selected === avatar.id}
                   onChange={(event) => {
+                    const form = event.currentTarget.form;
                     setSelected(avatar.id);
-                    fetcher.submit(event.currentTarget.form, { method: "post" });
+                    window.clearTimeout(timer.current);
+                    timer.current = window.setTimeout(() => fetcher.submit(form, { method: "post", preventScrollReset: true }), SAVE_DELAY_MS);
                   }}
                   className="sr-only"
                   data-testid={`avatar-option-${avatar.id}`}
