@@ -53,6 +53,14 @@ export function useMinuteCountdown(ms: number) {
   return left;
 }
 
+/**
+ * Save buttons wait for a non-blank value — once the page's script runs: without JavaScript nothing
+ * could enable them again, so they stay enabled and the server refuses a blank value.
+ */
+function useBlank(value: string) {
+  return useHydrated() && value.trim() === "";
+}
+
 const minutes = (ms: number) => Math.max(1, Math.ceil(ms / 60_000));
 
 // ——— credits ———
@@ -220,6 +228,7 @@ function TextFieldForm({
   });
   const field = intent === "name" ? fields.name : fields.whatsapp;
   const [value, setValue] = useState(String(lastResult?.initialValue?.[intent] ?? defaultValue));
+  const blank = useBlank(value);
   const error = field.errors?.[0];
   const [title, description] = form.errors ?? [];
   return (
@@ -246,7 +255,7 @@ function TextFieldForm({
       />
       <FieldError id={field.id} error={error} />
       <div className="mt-3 flex gap-2">
-        <SubmitButton size="sm" pendingText="Salvando..." disabled={value.trim() === ""}>
+        <SubmitButton size="sm" pendingText="Salvando..." disabled={blank}>
           Salvar
         </SubmitButton>
         <Link to="/config" className={buttonVariants({ variant: "secondary", size: "sm" })} preventScrollReset>
@@ -365,6 +374,7 @@ export function ProfilePanel({
 function EmailForm({ currentEmail, lastResult }: { currentEmail: string; lastResult?: SubmissionResult<string[]> | null }) {
   const [form, fields] = useSchemaForm(emailChangeSchema(currentEmail), lastResult, { id: "account-email", defaultValue: { intent: "email" } });
   const [value, setValue] = useState(String(lastResult?.initialValue?.email ?? ""));
+  const blank = useBlank(value);
   const error = fields.email.errors?.[0];
   const [title, description] = form.errors ?? [];
   return (
@@ -394,7 +404,7 @@ function EmailForm({ currentEmail, lastResult }: { currentEmail: string; lastRes
         Atual: {currentEmail}. Enviaremos um link de confirmação para o novo endereço.
       </p>
       <div className="mt-3 flex gap-2">
-        <SubmitButton size="sm" pendingText="Verificando..." disabled={value.trim() === ""}>
+        <SubmitButton size="sm" pendingText="Verificando..." disabled={blank}>
           Alterar email
         </SubmitButton>
         <Link to="/config" className={buttonVariants({ variant: "secondary", size: "sm" })} preventScrollReset>
