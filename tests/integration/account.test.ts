@@ -95,17 +95,15 @@ describe("the Conta tab's page", () => {
 
   it("pages the credit history ten at a time, opens a field for editing by URL and keeps the ?tab= redirects", async () => {
     const learner = await insertLearner(db);
-    await db
-      .insert(creditLedger)
-      .values(
-        Array.from({ length: 12 }, (_, i) => ({
-          userId: learner.id,
-          delta: -1,
-          balanceAfter: 12 - i,
-          reason: "chat_message",
-          createdAt: new Date(Date.now() - 60_000 + i * 1000),
-        })),
-      );
+    await db.insert(creditLedger).values(
+      Array.from({ length: 12 }, (_, i) => ({
+        userId: learner.id,
+        delta: -1,
+        balanceAfter: 12 - i,
+        reason: "chat_message",
+        createdAt: new Date(Date.now() - 60_000 + i * 1000),
+      })),
+    );
     const first = await load(learner);
     expect(first.data.ledger).toHaveLength(10);
     expect(first.data.hasMoreLedger).toBe(true);
