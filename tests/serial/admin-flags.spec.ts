@@ -6,6 +6,9 @@ import { eq } from "drizzle-orm";
 import { appConfig } from "../../app/server/schema";
 import { expect, test, waitForHydration, withDb } from "../e2e/support";
 
+// In order, in one worker: both tests switch the same flag (a failure does not skip the other).
+test.describe.configure({ mode: "default" });
+
 const restore = () => withDb((db) => db.update(appConfig).set({ configValue: true }).where(eq(appConfig.configKey, "feature_flashcards")));
 
 async function flip(page: Page, to: boolean) {

@@ -5,12 +5,12 @@ import { useActionData, useFetcher } from "@remix-run/react";
 import { useEffect } from "react";
 import { SubmitButton } from "~/components/button";
 import { cn } from "~/components/cn";
-import { inputClass } from "~/components/forms";
 import { NoticeBox } from "~/components/notice";
 import { toast } from "~/components/Toaster";
 import type { Analytics, ConfigRow, ConsoleData } from "./console.server";
 import { ANALYTICS_ERROR, CONFIG_MESSAGES } from "./messages";
 import type { ConfigActionData } from "./schemas";
+import { inputClass } from "./styles";
 
 const CONFIG_LABELS: Record<string, string> = {
   app_name: "Nome do app",

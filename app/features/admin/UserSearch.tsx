@@ -3,7 +3,7 @@
 import { Form, Link } from "@remix-run/react";
 import { buttonVariants } from "~/components/button";
 import { cn } from "~/components/cn";
-import { inputClass, labelClass } from "~/components/forms";
+import { inputClass, labelClass } from "./styles";
 import type { UserListItem } from "./users.server";
 
 type Props = { data: { q: string; items: UserListItem[]; total: number; page: number; pages: number } };
