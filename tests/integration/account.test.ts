@@ -13,6 +13,8 @@ import {
 } from "~/features/account/account-rules";
 import { emailChangeLinkTarget, isConfirmationAcceptedHash } from "~/features/account/email-change-links";
 import * as root from "~/root";
+import * as appLayout from "~/routes/_app+/_layout";
+import * as configFrame from "~/routes/_app+/config";
 import * as config from "~/routes/_app+/config._index";
 import * as confirmEmail from "~/routes/_auth+/confirm-email";
 import type { Database } from "~/server/db.server";
@@ -91,6 +93,22 @@ describe("the Conta tab's page", () => {
       "Renovação mensal (novembro de 2026)",
     ]);
     expect(derivedStatistics(page.data.stats)).toEqual({ hasCompletedOnboarding: true, totalActivities: 5, engagement: 50 });
+  });
+
+  it("the whole /config page (root, signed-in layout, frame and tab, one load context) stays within a fixed number of statements", async () => {
+    const learner = await insertLearner(db);
+    const context = contextFor(db);
+    resetQueryCount();
+    const req = () => request("/config", { jar: learner.jar });
+    const answers = await Promise.all([
+      call(() => root.loader(args(req(), context))),
+      call(() => appLayout.loader(args(req(), context))),
+      call(() => configFrame.loader(args(req(), context))),
+      call(() => config.loader(args(req(), context))),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    // the session (memoised), the flags (memoised) and the tab's one statement
+    expect(queryCount()).toBeLessThanOrEqual(3);
   });
 
   it("pages the credit history ten at a time, opens a field for editing by URL and keeps the ?tab= redirects", async () => {
