@@ -3,7 +3,7 @@
 // Switching a flag lives in tests/serial/admin-flags.spec.ts (flags are shared by every running spec).
 import { eq } from "drizzle-orm";
 import { adminAuditLog } from "../../app/server/schema";
-import { expect, expectAccessible, test, visit, withDb } from "./support";
+import { expect, expectAccessible, jsEnabled, test, visit, withDb } from "./support";
 
 test("admin finds a learner, grants 5 credits and the learner's balance shows them", async ({ page, admin: _, createAccount, pageAs }) => {
   const learner = await createAccount("learner", { label: "creditos", credits: 50, name: "Aluna Créditos" });
@@ -70,4 +70,22 @@ test("the admin pages pass axe; a learner is sent away from /admin", async ({ pa
   const learnerPage = await pageAs(learner);
   await learnerPage.goto("/admin");
   await expect(learnerPage).toHaveRedirectedTo("/");
+});
+
+test("a refused toggle rolls back and says 'Falha ao atualizar configuração. Tente novamente.'", async ({ page, admin: _ }, testInfo) => {
+  await visit(page, "/admin");
+  const toggle = page.getByRole("switch", { name: "Flashcards" });
+  await expect(toggle).toHaveAttribute("aria-checked", "true");
+  // The server refuses a key it does not know (404 unknown_config): nothing changes, for every spec.
+  await toggle
+    .locator("xpath=ancestor::form")
+    .locator('input[name="key"]')
+    .evaluate((input) => ((input as HTMLInputElement).value = "feature_inexistente"));
+  await toggle.click();
+  if (jsEnabled(testInfo)) {
+    await expect(page).toShowToast("Falha ao atualizar configuração. Tente novamente.");
+  } else {
+    await expect(page.getByRole("alert").filter({ hasText: "Falha ao atualizar configuração. Tente novamente." })).toBeVisible();
+  }
+  await expect(page.getByRole("switch", { name: "Flashcards" })).toHaveAttribute("aria-checked", "true");
 });
