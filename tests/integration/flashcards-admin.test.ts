@@ -297,7 +297,21 @@ describe("the category list (/flashcard-v2/admin/:category)", () => {
       "Cartão não encontrado nesta categoria",
     ]);
     expectRefusal(await listAction("nao-existe", { intent: "hide", card_id: id.dog }), 404, "not_found");
+    // every control refuses another category's card the same way, and changes neither category
+    const otherBefore = await snapshot(other.slug);
+    for (const form of [
+      { intent: "move", direction: "up" },
+      { intent: "move", direction: "down" },
+      { intent: "show" },
+      { intent: "delete", confirmed: "yes" },
+    ]) {
+      expectRefusal(await listAction(slug, { ...form, card_id: other.id.cow }), 404, "not_found", [
+        "Erro",
+        "Cartão não encontrado nesta categoria",
+      ]);
+    }
     expect(await snapshot(slug)).toEqual(before);
+    expect(await snapshot(other.slug)).toEqual(otherBefore);
     expect((await cardRow(other.id.dog)).hidden).toBe(false);
   });
 });
