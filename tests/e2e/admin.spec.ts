@@ -2,6 +2,7 @@
 // /blocked), credit grants (the learner's balance shows them), the audit log, axe on every admin page.
 // Switching a flag lives in tests/serial/admin-flags.spec.ts (flags are shared by every running spec).
 import { eq } from "drizzle-orm";
+import WebSocket from "ws";
 import { adminAuditLog } from "../../app/server/schema";
 import { expect, expectAccessible, jsEnabled, test, visit, withDb } from "./support";
 
@@ -88,4 +89,28 @@ test("a refused toggle rolls back and says 'Falha ao atualizar configuração. T
     await expect(page.getByRole("alert").filter({ hasText: "Falha ao atualizar configuração. Tente novamente." })).toBeVisible();
   }
   await expect(page.getByRole("switch", { name: "Flashcards" })).toHaveAttribute("aria-checked", "true");
+});
+
+test("blocking closes the learner's open live connections (lesson channels)", async ({
+  page,
+  admin: _,
+  createAccount,
+  createCourse,
+}, testInfo) => {
+  test.skip(!jsEnabled(testInfo), "the socket is opened from Node, no page of the learner: run once");
+  const course = await createCourse({ label: "Bloqueio ao vivo" });
+  const learner = await createAccount("learner", { label: "ao-vivo", name: "Aluna Ao Vivo" });
+  const base = String(testInfo.project.use.baseURL);
+  const url = `${base.replace(/^http/, "ws")}/resources/lessons/${course.lessons[0]!.id}/live`;
+  const socket = await new Promise<WebSocket>((resolve, reject) => {
+    const ws = new WebSocket(url, { headers: { Origin: base, Cookie: learner.cookie } });
+    ws.on("open", () => resolve(ws));
+    ws.on("error", reject);
+  });
+  const closed = new Promise<number>((resolve) => socket.on("close", (code) => resolve(code)));
+
+  await visit(page, `/admin/users/${learner.id}`);
+  await page.getByRole("button", { name: "Bloquear" }).click();
+  await expect(page).toShowToast("Usuário bloqueado");
+  expect(await Promise.race([closed, new Promise<string>((resolve) => setTimeout(() => resolve("still open after 15 s"), 15_000))])).toBe(1008);
 });
