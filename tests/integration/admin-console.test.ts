@@ -2,6 +2,7 @@
 // server-enforced (learner → 403 with nothing stored, anonymous → sign-in) and audited.
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as root from "~/root";
 import * as flashcards from "~/routes/_app+/_labs+/flashcard-v2._index";
 import * as appLayout from "~/routes/_app+/_layout";
 import * as adminLayout from "~/routes/_app+/admin";
@@ -255,13 +256,14 @@ describe("analytics", () => {
     expect(analytics.signupsPerDay.reduce((sum, p) => sum + p.count, 0)).toBe(3); // a (40 days) is outside
   });
 
-  it("/admin answers in a bounded number of statements (shell, frame and console)", async () => {
+  it("/admin answers in a bounded number of statements (root, shell, frame and console; one load context)", async () => {
     const context = contextFor(world.db);
     const jar = world.admin.jar;
     // Warm: the session's hourly touch and the month's renewal are not part of every request.
     await getSessionUser(request("/admin", { jar }), contextFor(world.db));
     const before = world.queryCount();
     await Promise.all([
+      call(() => root.loader(args(request("/admin", { jar }), context))),
       call(() => appLayout.loader(args(request("/admin", { jar }), context))),
       call(() => adminLayout.loader(args(request("/admin", { jar }), context))),
       call(() => adminIndex.loader(args(request("/admin", { jar }), context))),
