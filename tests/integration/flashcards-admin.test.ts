@@ -299,12 +299,13 @@ describe("the category list (/flashcard-v2/admin/:category)", () => {
     expectRefusal(await listAction("nao-existe", { intent: "hide", card_id: id.dog }), 404, "not_found");
     // every control refuses another category's card the same way, and changes neither category
     const otherBefore = await snapshot(other.slug);
-    for (const form of [
+    const controls: Record<string, string>[] = [
       { intent: "move", direction: "up" },
       { intent: "move", direction: "down" },
       { intent: "show" },
       { intent: "delete", confirmed: "yes" },
-    ]) {
+    ];
+    for (const form of controls) {
       expectRefusal(await listAction(slug, { ...form, card_id: other.id.cow }), 404, "not_found", [
         "Erro",
         "Cartão não encontrado nesta categoria",
