@@ -2,10 +2,11 @@
 // `publishLessonComment` is called by the comment action after the comment is stored;
 // `connectLessonChannel` answers the WebSocket endpoint (resources.lessons.$lessonId.live).
 import type { AppLoadContext } from "@remix-run/cloudflare";
+import { sql } from "drizzle-orm";
 import { isUuid } from "~/lib/ids";
 import { ACCESS_MESSAGES, checkAccess } from "./auth.server";
+import { rowsOf } from "./db.server";
 import { isFeatureEnabled } from "./flags.server";
-import { lessons } from "./schema";
 
 /**
  * Tells everyone on the lesson page that a new comment exists (they refetch through the loader).
@@ -58,6 +59,10 @@ export async function connectLessonChannel(request: Request, context: AppLoadCon
   if (!channels) return refuse(503, "Atualização ao vivo indisponível.");
   const id = lessonId.toLowerCase();
   try {
+    // Remember the channel, so blocking this user closes it (a lesson that does not exist writes nothing).
+    await context.db.execute(sql`
+      insert into live_connections (user_id, lesson_id) select ${user!.id}, l.id from lessons l where l.id = ${id}
+      on conflict (user_id, lesson_id) do update set connected_at = now()`);
     // A fresh request: the channel needs only the upgrade, not the user's cookies.
     return await channels.get(channels.idFromName(id)).fetch("https://lesson-channel/connect", {
       headers: { Upgrade: "websocket", "X-Nika-User": user!.id /* lesson-channel's USER_HEADER */ },
@@ -70,19 +75,19 @@ export async function connectLessonChannel(request: Request, context: AppLoadCon
 }
 
 /**
- * Closes every live connection of a user (an admin blocked them). A socket is tagged with its user in
- * the lesson's channel, and nothing records which lessons a user has open, so every lesson's channel is
- * asked — an admin action, rare. Never fails the request; without the binding it does nothing.
+ * Closes every live connection of a user (an admin blocked them): the channels of the lessons the user
+ * connected to (live_connections) are asked to close that user's sockets, and the rows go. Never fails
+ * the request; without the binding it does nothing.
  */
 export async function closeUserConnections(context: AppLoadContext, userId: string): Promise<number> {
   const channels = context.cloudflare.env.LESSON_CHANNELS;
   if (!channels) return 0;
   try {
-    const rows = await context.db.select({ id: lessons.id }).from(lessons);
+    const rows = rowsOf(await context.db.execute(sql`delete from live_connections where user_id = ${userId} returning lesson_id`));
     const closed = await Promise.all(
-      rows.map(({ id }) =>
+      rows.map((row) =>
         channels
-          .get(channels.idFromName(id.toLowerCase()))
+          .get(channels.idFromName(String(row.lesson_id).toLowerCase()))
           .closeUser(userId)
           .catch(() => 0),
       ),

@@ -541,6 +541,24 @@ export const adminAuditLog = pgTable(
   (t) => [index("admin_audit_log_target_idx").on(t.targetUserId, t.createdAt)],
 );
 
+/**
+ * Which lessons' live channels a user has opened (written when the WebSocket is handed over), so
+ * blocking the user asks only those channels to close their sockets. A row may outlive its socket.
+ */
+export const liveConnections = pgTable(
+  "live_connections",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    lessonId: uuid("lesson_id")
+      .notNull()
+      .references(() => lessons.id, { onDelete: "cascade" }),
+    connectedAt: timestamp("connected_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.lessonId] })],
+);
+
 export type User = typeof users.$inferSelect;
 export type ChatConversation = typeof chatConversations.$inferSelect;
 export type ChatMessageRow = typeof chatMessages.$inferSelect;

@@ -1,7 +1,7 @@
 // The admin console's first screen, shared by /admin and /config/admin: the app_config toggles (each its
 // own form: a submit switch that works without JS; with JS an optimistic fetcher that rolls back and
 // says 'Falha ao atualizar configuração. Tente novamente.' when the server refuses) and the analytics.
-import { useActionData, useFetcher } from "@remix-run/react";
+import { isRouteErrorResponse, useActionData, useFetcher, type ClientActionFunctionArgs } from "@remix-run/react";
 import { useEffect } from "react";
 import { SubmitButton } from "~/components/button";
 import { cn } from "~/components/cn";
@@ -11,6 +11,24 @@ import type { Analytics, ConfigRow, ConsoleData } from "./console.server";
 import { ANALYTICS_ERROR, CONFIG_MESSAGES } from "./messages";
 import type { ConfigActionData } from "./schemas";
 import { inputClass } from "./styles";
+
+/**
+ * The console routes' clientAction: with JS, a toggle that never reached the server (the connection
+ * dropped) is answered like a refusal, so the switch rolls back with the same toast instead of the
+ * page's error screen. A thrown Response (403, a redirect) is passed on.
+ */
+export async function configClientAction({ serverAction }: ClientActionFunctionArgs) {
+  try {
+    return await serverAction<ConfigActionData>();
+  } catch (error) {
+    if (error instanceof Response || isRouteErrorResponse(error)) throw error;
+    return {
+      result: { status: "error", error: { "": [CONFIG_MESSAGES.failed] } },
+      code: "network_failed",
+      key: null,
+    } satisfies ConfigActionData;
+  }
+}
 
 const CONFIG_LABELS: Record<string, string> = {
   app_name: "Nome do app",

@@ -1,7 +1,7 @@
 // /config/admin (tab Admin): the same toggles and analytics as /admin, posting to this tab.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { AdminConsole } from "~/features/admin/AdminConsole";
+import { AdminConsole, configClientAction } from "~/features/admin/AdminConsole";
 import { handleConfigUpdate, loadConsole } from "~/features/admin/console.server";
 import type { RouteHandle } from "~/lib/access";
 import { requireAdmin } from "~/server/auth.server";
@@ -17,6 +17,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   await requireAdmin(request, context);
   return handleConfigUpdate(request, context);
 }
+
+export const clientAction = configClientAction;
 
 export default function ConfigAdminTab() {
   return (
