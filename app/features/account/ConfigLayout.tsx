@@ -1,7 +1,7 @@
 // /config's frame: the title and the tabs Conta, Senha, App (and Admin for admins). Each tab is its own
 // URL (/config, /config/senha, /config/app, /config/admin), so every tab works without JavaScript.
-import { NavLink, Outlet } from "@remix-run/react";
-import { cn } from "~/components/cn";
+import { Outlet } from "@remix-run/react";
+import { SectionTabs } from "~/components/SectionTabs";
 
 export const CONFIG_TABS = [
   { to: "/config", label: "Conta", end: true, adminOnly: false },
@@ -17,29 +17,7 @@ export function ConfigLayout({ isAdmin }: { isAdmin: boolean }) {
   return (
     <div className="mx-auto w-full max-w-4xl px-4 py-6 sm:px-6 sm:py-10">
       <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Configurações</h1>
-      <nav aria-label="Seções das configurações" className="mt-4 border-b border-slate-200 dark:border-night-700">
-        <ul className="-mb-px flex gap-1 overflow-x-auto">
-          {CONFIG_TABS.filter((tab) => isAdmin || !tab.adminOnly).map((tab) => (
-            <li key={tab.to}>
-              <NavLink
-                to={tab.to}
-                end={tab.end}
-                prefetch="intent"
-                className={({ isActive }) =>
-                  cn(
-                    "inline-block border-b-2 px-4 py-2.5 text-sm font-semibold whitespace-nowrap focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500",
-                    isActive
-                      ? "border-indigo-600 text-indigo-800 dark:border-indigo-300 dark:text-indigo-200"
-                      : "border-transparent text-slate-700 hover:text-slate-950 dark:text-slate-300 dark:hover:text-white",
-                  )
-                }
-              >
-                {tab.label}
-              </NavLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <SectionTabs label="Seções das configurações" sections={CONFIG_TABS.filter((tab) => isAdmin || !tab.adminOnly)} />
       <div className="mt-6">
         <Outlet />
       </div>

@@ -3,6 +3,7 @@
 // Postgres; no user row comes to the worker). Definitions: decision 0015.
 import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import { asc, eq, sql } from "drizzle-orm";
+import { requireAdmin } from "~/server/auth.server";
 import { rowsOf, type DbOrTx } from "~/server/db.server";
 import { parseForm } from "~/server/request.server";
 import { appConfig } from "~/server/schema";
@@ -141,4 +142,18 @@ export async function handleConfigUpdate(request: Request, context: AppLoadConte
     return refuse(500, "config_update_failed");
   }
   return data({ result: submission.reply({ resetForm: true }), code: null, key } satisfies ConfigActionData);
+}
+
+type RouteArgs = { request: Request; context: AppLoadContext };
+
+/** The loader of both console pages (/admin and /config/admin): admins only. */
+export async function loadConsolePage({ request, context }: RouteArgs) {
+  await requireAdmin(request, context);
+  return loadConsole(context);
+}
+
+/** The action of both console pages: a toggle or app_name, admins only (403 before the body is read). */
+export async function consoleAction({ request, context }: RouteArgs) {
+  await requireAdmin(request, context);
+  return handleConfigUpdate(request, context);
 }

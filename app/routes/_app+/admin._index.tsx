@@ -2,21 +2,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { AdminConsole, configClientAction } from "~/features/admin/AdminConsole";
-import { handleConfigUpdate, loadConsole } from "~/features/admin/console.server";
+import { consoleAction, loadConsolePage } from "~/features/admin/console.server";
 import type { RouteHandle } from "~/lib/access";
-import { requireAdmin } from "~/server/auth.server";
 
 export const handle: RouteHandle = { access: "admin" };
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAdmin(request, context);
-  return loadConsole(context);
-}
+export const loader = (args: LoaderFunctionArgs) => loadConsolePage(args);
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  await requireAdmin(request, context);
-  return handleConfigUpdate(request, context);
-}
+export const action = (args: ActionFunctionArgs) => consoleAction(args);
 
 export const clientAction = configClientAction;
 
