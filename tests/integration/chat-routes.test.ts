@@ -264,6 +264,21 @@ describe("the no-JS form post", () => {
     ]);
     expect((await db.select().from(users).where(eq(users.id, rich.id)))[0]!.monthlyCredits).toBe(2);
   });
+
+  it("a malformed or foreign conversation in ?c= is a 404 before anything is spent", async () => {
+    const who = await learner(3);
+    const other = await learner(3);
+    const othersId = await open(other);
+    for (const c of ["nao-e-uuid", "1' or '1'='1", othersId]) {
+      const refusedSend = await call(() =>
+        modeRoute.action(
+          args(post(`/chat-with-nika/english?c=${encodeURIComponent(c)}`, who, { intent: "send", text: "Hi" }), ctx(), { mode: "english" }),
+        ),
+      );
+      expect(refusedSend.status, c).toBe(404);
+    }
+    expect((await db.select().from(users).where(eq(users.id, who.id)))[0]!.monthlyCredits).toBe(3);
+  });
 });
 
 describe("streaming resource routes", () => {
