@@ -384,11 +384,14 @@ describe("voice messages and Nika's spoken replies", () => {
       status: "provider_error",
       title: "Erro de Conexão",
     });
-    await fetch(`${API}/__ai/config?transcript=`, { method: "POST" });
-    expect(await sendMessage(ctx(), user, conversation.id, { audio: wav() })).toMatchObject({
-      status: "not_understood",
-      code: "NOT_UNDERSTOOD",
-    });
+    // nothing heard, or only blanks (a recogniser may answer " "): not understood, refunded
+    for (const transcript of ["", "  \n "]) {
+      await fetch(`${API}/__ai/config?transcript=${encodeURIComponent(transcript)}`, { method: "POST" });
+      expect(await sendMessage(ctx(), user, conversation.id, { audio: wav() })).toMatchObject({
+        status: "not_understood",
+        code: "NOT_UNDERSTOOD",
+      });
+    }
     expect(await getBalance(db, user.id)).toBe(3);
     expect(await messagesOf(conversation.id)).toEqual([]);
     expect(await requests()).toEqual([]);
