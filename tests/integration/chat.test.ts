@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   CREDITS_EXHAUSTED,
+  findOwnedConversation,
   greet,
   greetStream,
   loadConversation,
@@ -95,6 +96,19 @@ describe("conversations", () => {
     expect(await greet(ctx(), conversation)).toEqual({ status: "already_started" });
     const { messages } = await loadConversation(ctx(), user, conversation.id);
     expect(messages.map((m) => m.role)).toEqual(["nika"]);
+
+    // the lesson stays the context: the conversation as the page loads it, and a message sent to it
+    expect((await findOwnedConversation(ctx(), user, conversation.id)).lesson).toEqual({
+      title: "Present Perfect",
+      description: "Have you ever…?",
+    });
+    expect((await sendMessage(ctx(), user, conversation.id, { text: "I have been to Rio" })).status).toBe("ok");
+    const [, reply] = await requests();
+    expect(reply!.body.messages[0]).toEqual({
+      role: "system",
+      content: systemPrompt("lesson", { title: "Present Perfect", description: "Have you ever…?" }),
+    });
+    expect(reply!.body.messages.at(-1)).toEqual({ role: "user", content: "I have been to Rio" });
   });
 
   it("loads only the owner's conversation (404 otherwise)", async () => {
