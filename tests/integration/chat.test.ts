@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   CREDITS_EXHAUSTED,
@@ -47,6 +47,28 @@ async function newUser(credits = 10) {
     .values({ name: "Chat Tester", email: `chat${++n}@example.com`, monthlyCredits: credits })
     .returning();
   return user!;
+}
+/** Runs `body` while the database refuses every learner message of `userId` (a trigger), then lifts it. */
+async function refuseUserMessagesFrom(userId: string, body: () => Promise<void>) {
+  await db.execute(
+    sql.raw(`
+    create or replace function refuse_user_messages() returns trigger language plpgsql as $$
+    begin
+      if new.role = 'user' and exists (select 1 from chat_conversations c where c.id = new.conversation_id and c.user_id = '${userId}') then
+        raise exception 'user messages refused';
+      end if;
+      return new;
+    end $$`),
+  );
+  await db.execute(
+    sql.raw(`
+    create trigger refuse_user_messages before insert on chat_messages for each row execute function refuse_user_messages();`),
+  );
+  try {
+    await body();
+  } finally {
+    await db.execute(sql.raw("drop trigger refuse_user_messages on chat_messages"));
+  }
 }
 const messagesOf = (conversationId: string) =>
   db.select().from(chatMessages).where(eq(chatMessages.conversationId, conversationId)).orderBy(chatMessages.createdAt);
@@ -223,6 +245,25 @@ describe("sendMessage", () => {
     });
     expect(await messagesOf(conversation.id)).toEqual([]);
     expect(await requests()).toEqual([]);
+  });
+
+  it("gives the credit back and surfaces the error when the learner's message cannot be stored", async () => {
+    const user = await newUser(3);
+    const conversation = await startConversation(ctx(), user, { mode: "english" });
+    await refuseUserMessagesFrom(user.id, async () => {
+      const failure = await sendMessage(ctx(), user, conversation.id, { text: "hello" }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(String((failure as Error).cause)).toContain("user messages refused");
+    });
+    expect(await getBalance(db, user.id)).toBe(3);
+    const ledger = await db.select().from(creditLedger).where(eq(creditLedger.userId, user.id)).orderBy(creditLedger.createdAt);
+    expect(ledger.map((l) => [l.delta, l.reason])).toEqual([
+      [-1, "chat_message"],
+      [1, "refund:server_error"],
+    ]);
+    expect(await messagesOf(conversation.id)).toEqual([]);
   });
 
   it("gives exactly 10 replies and 40 CREDITS_EXHAUSTED for 50 parallel messages on 10 credits", async () => {
@@ -409,6 +450,52 @@ describe("voice messages and Nika's spoken replies", () => {
     expect(await getBalance(db, user.id)).toBe(3);
     expect(await messagesOf(conversation.id)).toEqual([]);
     expect(await requests()).toEqual([]);
+  });
+
+  it("refunds a voice message whose row cannot be stored, before the transcription is shown", async () => {
+    await fetch(`${API}/__ai/config?transcript=${encodeURIComponent("I want to travel")}`, { method: "POST" });
+    const user = await newUser(3);
+    const conversation = await startConversation(ctx(), user, { mode: "english" });
+    const events: unknown[] = [];
+    await refuseUserMessagesFrom(user.id, async () => {
+      const failure = await sendMessage(ctx(), user, conversation.id, { audio: wav() }, { onEvent: (e) => events.push(e) }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(String((failure as Error).cause)).toContain("user messages refused");
+    });
+    expect(events).toEqual([]);
+    expect(await getBalance(db, user.id)).toBe(3);
+    const ledger = await db.select().from(creditLedger).where(eq(creditLedger.userId, user.id)).orderBy(creditLedger.createdAt);
+    expect(ledger.map((l) => l.reason)).toEqual(["chat_message", "refund:server_error"]);
+    expect(await media.keys(`chat-audio/${conversation.id}/`)).toEqual([]);
+  });
+
+  it("keeps the message and answers it when only the recording cannot be put in R2", async () => {
+    await fetch(`${API}/__ai/config?transcript=${encodeURIComponent("I want to travel")}`, { method: "POST" });
+    const user = await newUser(3);
+    const conversation = await startConversation(ctx(), user, { mode: "english" });
+    const failingPuts = new Proxy(media.bucket, {
+      get: (bucket, name) => (name === "put" ? () => Promise.reject(new Error("R2 unavailable")) : Reflect.get(bucket, name, bucket)),
+    });
+    const events: { type: string; audioUrl?: string | null }[] = [];
+    const result = await sendMessage(
+      world.ctx({ ...world.aiEnv, MEDIA: failingPuts }),
+      user,
+      conversation.id,
+      { audio: wav() },
+      {
+        onEvent: (e) => events.push(e as never),
+      },
+    );
+    expect(result).toMatchObject({
+      status: "ok",
+      reply: { text: 'Você disse: "I want to travel". Muito bem, continue praticando!', audioUrl: null },
+    });
+    expect(events).toEqual([expect.objectContaining({ type: "transcription", text: "I want to travel", audioUrl: null })]);
+    const [userRow] = (await messagesOf(conversation.id)).filter((m) => m.role === "user");
+    expect(userRow).toMatchObject({ text: "I want to travel", status: "complete", audioUrl: null });
+    expect(await getBalance(db, user.id)).toBe(2);
   });
 
   it("synthesises Nika's reply once, stores it in R2, and falls back to no audio when speech fails", async () => {
