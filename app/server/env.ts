@@ -44,6 +44,21 @@ export interface Env {
   NIKA_PRONUNCIATION_WEBHOOK_URL?: string;
   NIKA_PRONUNCIATION_SOURCE_WEBHOOK_URL?: string;
   NIKA_USER_LEVEL_WEBHOOK_URL?: string;
+  /** Google sign-in (OpenID Connect, authorization code + PKCE). Both unset → no Google button, its routes 404. */
+  GOOGLE_CLIENT_ID?: string;
+  GOOGLE_CLIENT_SECRET?: string;
+  /** Overrides of Google's endpoints (tests point them at the local fake). */
+  GOOGLE_AUTHORIZATION_URL?: string;
+  GOOGLE_TOKEN_URL?: string;
+  GOOGLE_USERINFO_URL?: string;
+  /** Stripe Checkout for credit packs. The secret key unset → purchases are unavailable (the page says so). */
+  STRIPE_SECRET_KEY?: string;
+  /** The signing secret of the webhook endpoint (whsec_…), for POST /api/stripe/webhook. */
+  STRIPE_WEBHOOK_SECRET?: string;
+  /** Overrides https://api.stripe.com (tests point it at the local fake). */
+  STRIPE_API_URL?: string;
+  /** The credit packs on sale, `credits:price-in-centavos` comma-separated, e.g. `50:990,150:2490,400:5990`. */
+  CREDIT_PACKS?: string;
 }
 
 export const isProduction = (env: Pick<Env, "APP_ENV">) => env.APP_ENV === "production";
@@ -97,6 +112,20 @@ const envSchema = z.object({
   NIKA_PRONUNCIATION_WEBHOOK_URL: optional(httpUrl),
   NIKA_PRONUNCIATION_SOURCE_WEBHOOK_URL: optional(httpUrl),
   NIKA_USER_LEVEL_WEBHOOK_URL: optional(httpUrl),
+  GOOGLE_CLIENT_ID: optional(text),
+  GOOGLE_CLIENT_SECRET: optional(text),
+  GOOGLE_AUTHORIZATION_URL: optional(httpUrl),
+  GOOGLE_TOKEN_URL: optional(httpUrl),
+  GOOGLE_USERINFO_URL: optional(httpUrl),
+  STRIPE_SECRET_KEY: optional(text),
+  STRIPE_WEBHOOK_SECRET: optional(text),
+  STRIPE_API_URL: optional(httpUrl),
+  CREDIT_PACKS: optional(
+    text.refine(
+      (value) => value.split(",").every((pack) => /^\s*[1-9]\d{0,5}\s*:\s*[1-9]\d{1,7}\s*$/.test(pack)),
+      "deve ser créditos:centavos separados por vírgula, ex. 50:990,150:2490",
+    ),
+  ),
 });
 
 // Compile-time: the schema parses exactly the variables `Env` declares, with the same types.

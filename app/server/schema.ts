@@ -38,7 +38,13 @@ export const users = pgTable(
     accountType: text("account_type", { enum: ["free", "blocked"] })
       .notNull()
       .default("free"),
+    /** The spendable balance: this month's allowance, admin grants and bought credits. */
     monthlyCredits: integer("monthly_credits").notNull().default(0),
+    /**
+     * The part of the balance that was bought and not yet spent: spending takes the monthly credits first,
+     * and the monthly renewal keeps these (allowance + purchased). Never above the balance.
+     */
+    purchasedCredits: integer("purchased_credits").notNull().default(0),
     /** The São Paulo month (YYYY-MM) the credits were last renewed for. */
     creditsPeriod: text("credits_period"),
     conversationsStarted: integer("conversations_started").notNull().default(0),
@@ -57,6 +63,7 @@ export const users = pgTable(
   (t) => [
     uniqueIndex("users_email_unique").on(t.email),
     check("users_credits_non_negative", sql`${t.monthlyCredits} >= 0`),
+    check("users_purchased_credits_range", sql`${t.purchasedCredits} between 0 and ${t.monthlyCredits}`),
     check("users_course_completion_range", sql`${t.courseCompletion} between 0 and 100`),
     check("users_avatar_range", sql`${t.avatar} between 1 and 7`),
   ],
@@ -264,9 +271,62 @@ export const creditLedger = pgTable(
     delta: integer("delta").notNull(),
     balanceAfter: integer("balance_after").notNull(),
     reason: text("reason").notNull(),
+    /** A purchase or its refund: what was paid, in the currency's minor unit (centavos), and the currency. */
+    amountCents: integer("amount_cents"),
+    currency: text("currency"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("credit_ledger_user_idx").on(t.userId, t.createdAt)],
+);
+
+/** A Google (OpenID Connect) identity linked to an account: `subject` is Google's stable `sub`. */
+export const oauthAccounts = pgTable(
+  "oauth_accounts",
+  {
+    id: serial("id").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    provider: text("provider", { enum: ["google"] }).notNull(),
+    subject: text("subject").notNull(),
+    email: text("email").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("oauth_accounts_provider_subject_unique").on(t.provider, t.subject), index("oauth_accounts_user_idx").on(t.userId)],
+);
+
+/**
+ * A Stripe Checkout Session for a credit pack, created when the learner chooses the pack. Its status only
+ * moves forward (open → pending → paid → refunded, or → failed/expired); the webhook credits a session once.
+ */
+export const creditPurchases = pgTable(
+  "credit_purchases",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    checkoutSessionId: text("checkout_session_id").notNull(),
+    packId: text("pack_id").notNull(),
+    credits: integer("credits").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    currency: text("currency").notNull(),
+    status: text("status", { enum: ["open", "pending", "paid", "failed", "expired", "refunded"] })
+      .notNull()
+      .default("open"),
+    paymentIntentId: text("payment_intent_id"),
+    /** Credits taken back by refunds so far (a partial refund takes its share). */
+    refundedCredits: integer("refunded_credits").notNull().default(0),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("credit_purchases_session_unique").on(t.checkoutSessionId),
+    index("credit_purchases_user_idx").on(t.userId, t.createdAt),
+    index("credit_purchases_payment_intent_idx").on(t.paymentIntentId),
+    check("credit_purchases_positive", sql`${t.credits} > 0 and ${t.amountCents} > 0`),
+  ],
 );
 
 export const clientErrorReports = pgTable("client_error_reports", {

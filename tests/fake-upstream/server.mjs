@@ -3,7 +3,9 @@
 // /v1/audio/transcriptions, /v1/audio/speech); the spec §7 automation webhooks (POST /webhook/nika-chat,
 // /webhook/user-audio, and the pronunciation game's /webhook/pronunciation-game, /webhook/pronunciation-game-source,
 // /webhook/user-level); Azure Speech's short-audio REST with pronunciation assessment
-// (POST …/speech/recognition/conversation/cognitiveservices/v1). Later issues add OAuth and payments here.
+// (POST …/speech/recognition/conversation/cognitiveservices/v1); Google's OAuth2/OpenID Connect endpoints
+// (google.mjs, under /google/); Stripe's Checkout Sessions API, hosted checkout page and signed webhooks
+// (stripe.mjs: POST /v1/checkout/sessions, /stripe/checkout/:id).
 // Test-only hooks live under /__.
 //
 //   node tests/fake-upstream/server.mjs [--port 4010] [--api-key test-key] [--openai-key test-openai-key]
@@ -20,6 +22,8 @@
 //        that path, after its protocol checks (Azure: path=/azure, any base)
 import http from "node:http";
 import { parseArgs } from "node:util";
+import { handleGoogle } from "./google.mjs";
+import { handleStripe } from "./stripe.mjs";
 
 const { values: opts } = parseArgs({
   options: {
@@ -29,6 +33,12 @@ const { values: opts } = parseArgs({
     "azure-key": { type: "string", default: "test-azure-key" },
     // default per-token delay of chat streams (ms), so a browser can see a reply arrive in pieces
     "token-delay": { type: "string", default: "0" },
+    "google-client-id": { type: "string", default: "test-google-client" },
+    "google-client-secret": { type: "string", default: "test-google-secret" },
+    "stripe-key": { type: "string", default: "sk_test_fake" },
+    "stripe-webhook-secret": { type: "string", default: "whsec_test_fake" },
+    // where the hosted checkout page delivers its signed events
+    "stripe-webhook-url": { type: "string", default: "http://localhost:8797/api/stripe/webhook" },
   },
 });
 
@@ -453,6 +463,8 @@ const server = http.createServer(async (req, res) => {
     }
 
     if (req.method === "POST" && url.pathname.endsWith(AZURE_PATH)) return await handleAzure(req, res, url);
+    if ((await handleGoogle(req, res, url, opts)) !== false) return;
+    if ((await handleStripe(req, res, url, opts)) !== false) return;
     if (url.pathname.startsWith("/v1/") || url.pathname.startsWith("/webhook/") || url.pathname.startsWith("/__ai/")) {
       if ((await handleAi(req, res, url)) !== false) return;
     }
