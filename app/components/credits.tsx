@@ -5,8 +5,8 @@ import { Link } from "@remix-run/react";
 import { buttonVariants } from "./button";
 import { NoticeBox } from "./notice";
 
-/** Where "Comprar mais créditos" goes: the credits panel of the account settings. */
-export const BUY_CREDITS_PATH = "/config?tab=account#creditos";
+/** Where "Comprar mais créditos" and "Assinar Agora" go: the credit packs (features/billing). */
+export const BUY_CREDITS_PATH = "/comprar-creditos";
 
 export const CREDITS_EXHAUSTED_TEXT = {
   title: "Créditos Esgotados",

@@ -23,6 +23,13 @@ export function creditPeriod(now: Date): string {
 
 type Row = Record<string, unknown>;
 
+/**
+ * The SET clause that keeps bought credits within the balance when `taken` credits leave it: the
+ * monthly part is spent first, so `purchased_credits` only falls once the balance drops below it.
+ * (In an UPDATE, the right-hand side reads the row's old values.)
+ */
+const KEEP_PURCHASED_WITHIN = (taken: number) => sql`purchased_credits = least(purchased_credits, monthly_credits - ${taken})`;
+
 export type SpendResult = { ok: true; balance: number } | { ok: false; balance: number | null };
 
 /** Takes `amount` credits if — and only if — the balance covers them. */
@@ -30,7 +37,7 @@ export async function spendCredits(db: DbOrTx, userId: string, amount: number, r
   if (!Number.isInteger(amount) || amount <= 0) throw new Error("amount must be a positive integer");
   const result = await db.execute(sql`
     with spent as (
-      update users set monthly_credits = monthly_credits - ${amount}, updated_at = now()
+      update users set monthly_credits = monthly_credits - ${amount}, ${KEEP_PURCHASED_WITHIN(amount)}, updated_at = now()
       where id = ${userId} and monthly_credits >= ${amount}
       returning id, monthly_credits
     ), ledger as (
@@ -59,7 +66,7 @@ export async function spendCreditsGated(
   if (!Number.isInteger(amount) || amount <= 0) throw new Error("amount must be a positive integer");
   const result = await db.execute(sql`
     with gate as (${gate}), spent as (
-      update users set monthly_credits = monthly_credits - ${amount}, updated_at = now()
+      update users set monthly_credits = monthly_credits - ${amount}, ${KEEP_PURCHASED_WITHIN(amount)}, updated_at = now()
       where id = ${userId} and monthly_credits >= ${amount} and exists (select 1 from gate where gate.allowed)
       returning id, monthly_credits
     ), ledger as (
@@ -99,7 +106,7 @@ export async function spendCreditsThen(
   if (!Number.isInteger(amount) || amount <= 0) throw new Error("amount must be a positive integer");
   const result = await db.execute(sql`
     with spent as (
-      update users set monthly_credits = monthly_credits - ${amount}, updated_at = now()${alsoSet ? sql`, ${alsoSet}` : sql``}
+      update users set monthly_credits = monthly_credits - ${amount}, ${KEEP_PURCHASED_WITHIN(amount)}, updated_at = now()${alsoSet ? sql`, ${alsoSet}` : sql``}
       where id = ${userId} and monthly_credits >= ${amount}
       returning id, monthly_credits
     ), ledger as (
@@ -143,8 +150,8 @@ export async function getBalance(db: DbOrTx, userId: string): Promise<number | n
 }
 
 /**
- * Resets the balance to the monthly allowance when the user was last renewed in an earlier São Paulo
- * month. Idempotent: a second call in the same month changes nothing. Returns the new balance, or
+ * Resets the balance to the monthly allowance, plus the bought credits still unspent (they do not
+ * expire), when the user was last renewed in an earlier São Paulo month. Idempotent: a second call in the same month changes nothing. Returns the new balance, or
  * null when no renewal was due.
  */
 export async function renewCreditsIfDue(db: DbOrTx, userId: string, allowance: number, now: Date) {
@@ -152,7 +159,7 @@ export async function renewCreditsIfDue(db: DbOrTx, userId: string, allowance: n
   const result = await db.execute(sql`
     with old as (select id, monthly_credits from users where id = ${userId} for update),
     renewed as (
-      update users u set monthly_credits = ${allowance}, credits_period = ${period}, updated_at = now()
+      update users u set monthly_credits = ${allowance} + u.purchased_credits, credits_period = ${period}, updated_at = now()
       from old where u.id = old.id and u.credits_period is distinct from ${period}
       returning u.id, u.monthly_credits, old.monthly_credits as previous
     ), ledger as (
@@ -171,7 +178,7 @@ export async function renewAllCredits(db: DbOrTx, allowance: number, now: Date):
     with old as (
       select id, monthly_credits from users where credits_period is distinct from ${period} for update
     ), renewed as (
-      update users u set monthly_credits = ${allowance}, credits_period = ${period}, updated_at = now()
+      update users u set monthly_credits = ${allowance} + u.purchased_credits, credits_period = ${period}, updated_at = now()
       from old where u.id = old.id
       returning u.id, u.monthly_credits, old.monthly_credits as previous
     ), ledger as (
@@ -192,7 +199,7 @@ export async function adjustCredits(db: DbOrTx, userId: string, delta: number, r
   if (!Number.isInteger(delta) || delta === 0) throw new Error("delta must be a non-zero integer");
   const result = await db.execute(sql`
     with adjusted as (
-      update users set monthly_credits = monthly_credits + ${delta}, updated_at = now()
+      update users set monthly_credits = monthly_credits + ${delta}, ${KEEP_PURCHASED_WITHIN(-delta)}, updated_at = now()
       where id = ${userId} and monthly_credits + ${delta} >= 0
       returning id, monthly_credits
     ), ledger as (
@@ -204,4 +211,92 @@ export async function adjustCredits(db: DbOrTx, userId: string, delta: number, r
   const row = rowsOf(result)[0];
   if (row?.balance === null || row?.balance === undefined) return { ok: false, balance: row?.before == null ? null : Number(row.before) };
   return { ok: true, before: Number(row.before), balance: Number(row.balance) };
+}
+
+// ——— bought credits (Stripe Checkout, features/billing) ———
+
+/** A paid Checkout Session as the webhook (or the return page) knows it; credits and price are ours. */
+export type PaidPurchase = {
+  checkoutSessionId: string;
+  userId: string;
+  packId: string;
+  credits: number;
+  amountCents: number;
+  currency: string;
+  paymentIntentId: string | null;
+};
+
+/**
+ * Adds a paid purchase's credits — exactly once per Checkout Session, however many times and in whatever
+ * order its events arrive: the purchase row (unique on the session id) moves to `paid` in the same
+ * statement as the balance and the ledger, and only from a state that was not yet paid. Concurrent
+ * deliveries queue on the row's lock and then find it paid. The credits and price of an existing row
+ * (written when the learner chose the pack) win over the ones passed in. Returns the new balance, or
+ * null when nothing was added (already paid or refunded, or the user is gone).
+ */
+export async function creditPaidPurchase(db: DbOrTx, purchase: PaidPurchase): Promise<number | null> {
+  const { checkoutSessionId, userId, packId, credits, amountCents, currency, paymentIntentId } = purchase;
+  const result = await db.execute(sql`
+    with paid as (
+      insert into credit_purchases (user_id, checkout_session_id, pack_id, credits, amount_cents, currency, status, payment_intent_id, paid_at)
+      values (${userId}, ${checkoutSessionId}, ${packId}, ${credits}, ${amountCents}, ${currency}, 'paid', ${paymentIntentId}, now())
+      on conflict (checkout_session_id) do update
+        set status = 'paid', payment_intent_id = coalesce(excluded.payment_intent_id, credit_purchases.payment_intent_id),
+            paid_at = now(), updated_at = now()
+        where credit_purchases.status in ('open', 'pending', 'failed', 'expired')
+      returning id, user_id, credits, amount_cents, currency
+    ), credited as (
+      update users u set monthly_credits = u.monthly_credits + paid.credits, purchased_credits = u.purchased_credits + paid.credits,
+        updated_at = now()
+      from paid where u.id = paid.user_id
+      returning u.id, u.monthly_credits, paid.id as purchase_id, paid.credits, paid.amount_cents, paid.currency
+    ), ledger as (
+      insert into credit_ledger (user_id, delta, balance_after, reason, amount_cents, currency)
+      select id, credits, monthly_credits, 'purchase:' || purchase_id, amount_cents, currency from credited
+    )
+    select monthly_credits as balance from credited`);
+  const row = rowsOf(result)[0];
+  return row ? Number(row.balance) : null;
+}
+
+/**
+ * Takes back the credits of a refunded payment, once per refunded amount: `amountRefunded` is the
+ * charge's running total (Stripe sends it with every `charge.refunded`), so a repeated event takes
+ * nothing more, and a partial refund takes its share (rounded down). The balance never goes below
+ * zero — credits already spent stay spent. Returns the credits taken (0 when nothing was due).
+ */
+export async function takeBackRefundedPurchase(
+  db: DbOrTx,
+  refund: { paymentIntentId: string; amountCharged: number; amountRefunded: number },
+): Promise<number> {
+  const { paymentIntentId, amountCharged, amountRefunded } = refund;
+  if (!(amountCharged > 0) || !(amountRefunded > 0)) return 0;
+  const result = await db.execute(sql`
+    with target as (
+      select id, user_id, credits, refunded_credits, amount_cents, currency,
+        least(credits, floor(credits * least(${amountRefunded}::numeric, ${amountCharged}::numeric) / ${amountCharged}::numeric))::int as due
+      from credit_purchases
+      where payment_intent_id = ${paymentIntentId} and status in ('paid', 'refunded')
+      for update
+    ), owed as (
+      select *, due - refunded_credits as take from target where due > refunded_credits
+    ), marked as (
+      update credit_purchases p set refunded_credits = owed.due, updated_at = now(),
+        status = case when owed.due >= owed.credits then 'refunded' else p.status end
+      from owed where p.id = owed.id
+      returning p.id
+    ), taken as (
+      update users u set monthly_credits = greatest(0, u.monthly_credits - owed.take),
+        purchased_credits = greatest(0, u.purchased_credits - owed.take), updated_at = now()
+      from owed where u.id = owed.user_id
+      returning u.id, u.monthly_credits, owed.id as purchase_id, owed.take, owed.credits, owed.amount_cents, owed.currency,
+        (select monthly_credits from users where id = owed.user_id) as before
+    ), ledger as (
+      insert into credit_ledger (user_id, delta, balance_after, reason, amount_cents, currency)
+      select id, monthly_credits - before, monthly_credits, 'purchase_refund:' || purchase_id,
+        -round(amount_cents::numeric * take / credits)::int, currency
+      from taken
+    )
+    select coalesce((select take from taken), 0) as taken, (select count(*) from marked) as marked`);
+  return Number(rowsOf(result)[0]?.taken ?? 0);
 }

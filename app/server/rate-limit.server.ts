@@ -14,6 +14,8 @@ export const LIMITS = {
   emailChange: { bucket: "email_change", max: 3, windowMs: 10 * 60_000 },
   /** A wrong current password on /config is limited like sign-in. */
   passwordChange: { bucket: "password_change", max: 5, windowMs: 15 * 60_000 },
+  /** Checkout Sessions a learner may open (each is a call to Stripe). */
+  checkout: { bucket: "checkout", max: 10, windowMs: 10 * 60_000 },
 } satisfies Record<string, Limit>;
 
 export type LimitState = { allowed: true } | { allowed: false; retryAfterMs: number };

@@ -205,7 +205,7 @@ test("at zero credits no game starts: 'Créditos Esgotados' with its buttons", a
   } else {
     const alert = page.getByRole("alert").filter({ hasText: "Créditos Esgotados" });
     await expect(alert).toContainText(text);
-    await expect(alert.getByRole("link", { name: "Comprar mais créditos" })).toHaveAttribute("href", "/config?tab=account#creditos");
+    await expect(alert.getByRole("link", { name: "Comprar mais créditos" })).toHaveAttribute("href", "/comprar-creditos");
     await expect(alert.getByRole("link", { name: "Voltar" })).toHaveAttribute("href", "/flashcard-v2");
   }
   // the form's own address (Remix adds ?index to an index route's form action)

@@ -32,7 +32,7 @@ test("the list shows 100 levels; a file upload is scored at level 1 with every w
   const cards = page.getByTestId("level-card");
   await expect(cards).toHaveCount(100);
   await expect(cards.first()).toHaveAccessibleName("Nível 1: sem pontuação, 0 de 3 estrelas");
-  await expect(page.getByRole("link", { name: "Assinar Agora" })).toHaveAttribute("href", "/config?tab=account#creditos");
+  await expect(page.getByRole("link", { name: "Assinar Agora" })).toHaveAttribute("href", "/comprar-creditos");
   await expectAccessible(page);
 
   await cards.first().click();
@@ -111,7 +111,7 @@ test("at zero credits an attempt is refused with 'Créditos Esgotados'; closing 
     await expect(page).toHaveRedirectedTo("/pronunciation-game");
   } else {
     const alert = page.getByRole("alert").filter({ hasText: "Créditos Esgotados" });
-    await expect(alert.getByRole("link", { name: "Comprar mais créditos" })).toHaveAttribute("href", "/config?tab=account#creditos");
+    await expect(alert.getByRole("link", { name: "Comprar mais créditos" })).toHaveAttribute("href", "/comprar-creditos");
     await expect(alert.getByRole("link", { name: "Voltar" })).toHaveAttribute("href", "/pronunciation-game");
   }
   expect(

@@ -11,7 +11,13 @@ export const CONFIG_TABS = [
 ] as const;
 
 /** `?tab=` of older links (e.g. `/config?tab=account#creditos`) → the tab's own path. */
-export const TAB_PATHS: Record<string, string> = { account: "/config", password: "/config/senha", app: "/config/app", admin: "/config/admin" };
+export const TAB_PATHS: Record<string, string> = {
+  account: "/config",
+  conta: "/config",
+  password: "/config/senha",
+  app: "/config/app",
+  admin: "/config/admin",
+};
 
 export function ConfigLayout({ isAdmin }: { isAdmin: boolean }) {
   return (

@@ -9,6 +9,7 @@ import { buttonVariants, SubmitButton } from "~/components/button";
 import { BUY_CREDITS_PATH } from "~/components/credits";
 import { ConformForm, FieldError, inputClass, labelClass, useSchemaForm } from "~/components/forms";
 import { NoticeBox } from "~/components/notice";
+import { formatBRL } from "~/features/billing";
 import { useHydrated } from "~/lib/use-hydrated";
 import {
   derivedStatistics,
@@ -127,6 +128,7 @@ export function CreditsPanel({
                 <p className="font-medium">{ledgerLabel(entry.reason, entry.delta)}</p>
                 <p className="text-xs text-slate-600 dark:text-slate-400">
                   <time dateTime={entry.createdAt}>{dateTime.format(new Date(entry.createdAt))}</time> · saldo {entry.balanceAfter}
+                  {entry.amountCents === null ? null : ` · ${entry.amountCents < 0 ? "−" : ""}${formatBRL(Math.abs(entry.amountCents))}`}
                 </p>
               </div>
               <span

@@ -128,7 +128,8 @@ export function ledgerLabel(reason: string, delta: number): string {
   }
   if (kind === "refund") return detail === "pronunciation" ? "Devolução (pronúncia)" : "Devolução (falha ao responder)";
   if (kind === "signup" || reason === "seed") return "Créditos de boas-vindas";
-  if (kind.startsWith("purchase")) return "Compra de créditos";
+  if (kind === "purchase_refund") return "Estorno de compra";
+  if (kind === "purchase") return "Compra de créditos";
   if (kind.startsWith("admin")) return delta >= 0 ? "Créditos concedidos pela equipe" : "Créditos removidos pela equipe";
   return delta >= 0 ? "Créditos adicionados" : "Créditos usados";
 }

@@ -10,7 +10,15 @@ export const LEDGER_PAGE_SIZE = 10;
 const BLOCK_BUCKET = "email_change_block";
 const BLOCK_MS = 10 * 60_000;
 
-export type LedgerEntry = { id: number; delta: number; balanceAfter: number; reason: string; createdAt: string };
+export type LedgerEntry = {
+  id: number;
+  delta: number;
+  balanceAfter: number;
+  reason: string;
+  createdAt: string;
+  /** A purchase (positive) or its refund (negative), in centavos; null for every other entry. */
+  amountCents: number | null;
+};
 
 export type AccountData = {
   ledger: LedgerEntry[];
@@ -28,7 +36,7 @@ export async function loadAccount(context: AppLoadContext, userId: string, page:
   const result = await context.db.execute(sql`
     select
       (select coalesce(json_agg(l order by l.created_at desc, l.id desc), '[]'::json) from (
-        select id, delta, balance_after, reason, created_at from credit_ledger
+        select id, delta, balance_after, reason, created_at, amount_cents from credit_ledger
         where user_id = ${userId} order by created_at desc, id desc
         limit ${LEDGER_PAGE_SIZE + 1} offset ${offset}
       ) l) as ledger,
@@ -45,6 +53,7 @@ export async function loadAccount(context: AppLoadContext, userId: string, page:
     balanceAfter: Number(entry.balance_after),
     reason: String(entry.reason),
     createdAt: new Date(String(entry.created_at)).toISOString(),
+    amountCents: entry.amount_cents === null || entry.amount_cents === undefined ? null : Number(entry.amount_cents),
   }));
   const blockedAt = row.blocked_at ? new Date(row.blocked_at as string | Date).getTime() : null;
   return {

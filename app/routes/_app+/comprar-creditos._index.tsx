@@ -1,0 +1,55 @@
+// /comprar-creditos: the credit packs on sale and the way to Stripe's checkout (spec §7 create-credit-checkout,
+// §8, issue 12). Reached from 'Comprar mais créditos' (credits dialog, account tab) and 'Assinar Agora'.
+// Without JS the form posts and is redirected (303) to the checkout page; with JS the page opens it in a new tab.
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { publicOrigin } from "~/features/auth/accounts.server";
+import { BILLING_TEXT } from "~/features/billing";
+import { creditPacks, startCheckout } from "~/features/billing/checkout.server";
+import { PurchasePage, type CheckoutActionData } from "~/features/billing/PurchasePage";
+import { checkoutSchema } from "~/features/billing/schema";
+import type { RouteHandle } from "~/lib/access";
+import { requireUser } from "~/server/auth.server";
+import { isStripeConfigured } from "~/server/payments.server";
+import { readFormData } from "~/server/request.server";
+
+export const handle: RouteHandle = { access: "user" };
+
+export const meta: MetaFunction = () => [{ title: `${BILLING_TEXT.title} — Nika` }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
+  return {
+    packs: creditPacks(context),
+    available: isStripeConfigured(context.cloudflare.env),
+    balance: user.monthlyCredits,
+    cancelled: new URL(request.url).searchParams.has("cancelado"),
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(request, context);
+  const submission = parseWithZod(await readFormData(request), { schema: checkoutSchema });
+  const refuse = (status: number, code: string, formErrors: string[]) =>
+    data<CheckoutActionData>({ result: submission.reply({ formErrors }), code }, { status });
+  if (submission.status !== "success") return data<CheckoutActionData>({ result: submission.reply(), code: "invalid" }, { status: 400 });
+  const pack = creditPacks(context).find((candidate) => candidate.id === submission.value.pack);
+  if (!pack) return refuse(400, "unknown_pack", ["Escolha um pacote."]);
+
+  const checkout = await startCheckout(context, user, pack, publicOrigin(context, request));
+  switch (checkout.status) {
+    case "ok":
+      return submission.value.respond === "url" ? { result: submission.reply(), code: "ok", url: checkout.url } : redirect(checkout.url, 303);
+    case "unavailable":
+      return refuse(503, "unavailable", [BILLING_TEXT.unavailable, BILLING_TEXT.unavailableDetail]);
+    case "rate_limited":
+      return refuse(429, "rate_limited", [BILLING_TEXT.tooMany, `Aguarde ${checkout.minutes} minutos antes de tentar novamente.`]);
+    case "failed":
+      return refuse(502, "checkout_failed", [BILLING_TEXT.checkoutFailed]);
+  }
+}
+
+export default function BuyCredits() {
+  return <PurchasePage {...useLoaderData<typeof loader>()} actionData={useActionData<typeof action>()} />;
+}
