@@ -2,7 +2,7 @@ import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
 import { renewAllCredits, monthlyAllowance } from "./app/server/credits.server";
 import { createRequestDb } from "./app/server/db.server";
 import { ConfigError, isProduction, loadEnv, type Env } from "./app/server/env";
-import { withSecurityHeaders } from "./app/server/security-headers.server";
+import { formTargetOrigins, withSecurityHeaders } from "./app/server/security-headers.server";
 // eslint-disable-next-line @typescript-eslint/ban-ts-comment -- @ts-expect-error would fail once build/ exists
 // @ts-ignore - the server build exists only after `npm run build`
 import * as build from "./build/server";
@@ -40,7 +40,13 @@ export default {
     try {
       // Every response the worker returns gets its security headers here (WebSocket upgrades excepted).
       const response = await handleRemixRequest(request, loadContext);
-      return withSecurityHeaders(response, { request, nonce: loadContext.cspNonce, production: isProduction(loadContext.cloudflare.env) });
+      const appEnv = loadContext.cloudflare.env;
+      return withSecurityHeaders(response, {
+        request,
+        nonce: loadContext.cspNonce,
+        production: isProduction(appEnv),
+        formTargets: formTargetOrigins(appEnv),
+      });
     } finally {
       ctx.waitUntil(loadContext.closeDb());
     }

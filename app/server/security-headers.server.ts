@@ -5,6 +5,7 @@
 // Static files (build/client: /assets/*, /sw.js, /offline.html, icons) are answered by Cloudflare's
 // asset layer before the worker runs; their headers come from public/_headers.
 import { EMBED_PROVIDERS } from "../features/courses/video-embed";
+import type { Env } from "./env";
 
 /** A fresh CSP nonce: 16 random bytes, base64. One per request. */
 export function createNonce(): string {
@@ -106,7 +107,7 @@ export const NON_HTML_CSP = "default-src 'none'; frame-ancestors 'none'";
  * bars) and the <style> Radix's scroll lock inserts. Images and media also allow any https origin:
  * admins may give an image by URL and a lesson may play a direct .mp4 from another host.
  */
-export function contentSecurityPolicy({ nonce, url }: { nonce?: string; url: URL }): string {
+export function contentSecurityPolicy({ nonce, url, formTargets = [] }: { nonce?: string; url: URL; formTargets?: readonly string[] }): string {
   const socket = `${url.protocol === "https:" ? "wss:" : "ws:"}//${url.host}`;
   return [
     "default-src 'self'",
@@ -121,8 +122,23 @@ export function contentSecurityPolicy({ nonce, url }: { nonce?: string; url: URL
     "frame-ancestors 'none'",
     "object-src 'none'",
     "base-uri 'self'",
-    "form-action 'self'",
+    `form-action 'self'${formTargets.map((origin) => ` ${origin}`).join("")}`,
   ].join("; ");
+}
+
+/**
+ * Where a form of ours may end up: browsers apply form-action to the redirects after a post too, so
+ * the purchase form's 303 to Stripe's checkout page (and a sign-in form leading to Google) needs their
+ * origins — Stripe's and Google's own, or the ones the settings point at (the local fakes in tests).
+ */
+export function formTargetOrigins(
+  env: Pick<Env, "STRIPE_SECRET_KEY" | "STRIPE_API_URL" | "GOOGLE_CLIENT_ID" | "GOOGLE_AUTHORIZATION_URL">,
+): string[] {
+  const origins = new Set<string>();
+  if (env.STRIPE_SECRET_KEY) origins.add(env.STRIPE_API_URL ? new URL(env.STRIPE_API_URL).origin : "https://checkout.stripe.com");
+  if (env.GOOGLE_CLIENT_ID)
+    origins.add(env.GOOGLE_AUTHORIZATION_URL ? new URL(env.GOOGLE_AUTHORIZATION_URL).origin : "https://accounts.google.com");
+  return [...origins];
 }
 
 export const PERMISSIONS_POLICY = "microphone=(self), camera=(), geolocation=(), payment=()";
@@ -134,6 +150,8 @@ export type SecurityHeaderOptions = {
   nonce?: string;
   /** APP_ENV=production: adds Strict-Transport-Security. */
   production: boolean;
+  /** Outside origins a form may post or be redirected to (formTargetOrigins). */
+  formTargets?: readonly string[];
 };
 
 /**
@@ -141,7 +159,7 @@ export type SecurityHeaderOptions = {
  * Headers the response already has win (e.g. /media's sandboxing CSP). A WebSocket upgrade (101)
  * is returned as it is: its headers cannot be rebuilt.
  */
-export function withSecurityHeaders(response: Response, { request, nonce, production }: SecurityHeaderOptions): Response {
+export function withSecurityHeaders(response: Response, { request, nonce, production, formTargets }: SecurityHeaderOptions): Response {
   if (response.status === 101 || (response as Response & { webSocket?: unknown }).webSocket) return response;
   let headers = response.headers;
   try {
@@ -156,7 +174,7 @@ export function withSecurityHeaders(response: Response, { request, nonce, produc
     if (!headers.has(name)) headers.set(name, value);
   };
   const html = /^text\/html\b/i.test(headers.get("Content-Type") ?? "");
-  setDefault("Content-Security-Policy", html ? contentSecurityPolicy({ nonce, url: new URL(request.url) }) : NON_HTML_CSP);
+  setDefault("Content-Security-Policy", html ? contentSecurityPolicy({ nonce, url: new URL(request.url), formTargets }) : NON_HTML_CSP);
   setDefault("Permissions-Policy", PERMISSIONS_POLICY);
   setDefault("X-Frame-Options", "DENY");
   setDefault("Referrer-Policy", "strict-origin-when-cross-origin");

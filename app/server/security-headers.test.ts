@@ -6,6 +6,7 @@ import {
   NON_HTML_CSP,
   PERMISSIONS_POLICY,
   contentSecurityPolicy,
+  formTargetOrigins,
   createNonce,
   hostSources,
   withSecurityHeaders,
@@ -121,6 +122,23 @@ describe("the page policy", () => {
     expect(csp.get("base-uri")).toEqual(["'self'"]);
     expect(csp.get("form-action")).toEqual(["'self'"]);
     expect([...csp.values()].flat().some((v) => v === "'unsafe-eval'")).toBe(false);
+  });
+
+  it("lets forms reach Stripe's checkout and Google's consent page only when they are configured", () => {
+    expect(formTargetOrigins({})).toEqual([]);
+    expect(formTargetOrigins({ STRIPE_SECRET_KEY: "sk_live_x", GOOGLE_CLIENT_ID: "id" })).toEqual([
+      "https://checkout.stripe.com",
+      "https://accounts.google.com",
+    ]);
+    const local = formTargetOrigins({
+      STRIPE_SECRET_KEY: "sk_test",
+      STRIPE_API_URL: "http://127.0.0.1:4010",
+      GOOGLE_CLIENT_ID: "id",
+      GOOGLE_AUTHORIZATION_URL: "http://127.0.0.1:4010/google/o/oauth2/v2/auth",
+    });
+    expect(local).toEqual(["http://127.0.0.1:4010"]);
+    const csp = directives(contentSecurityPolicy({ nonce: "n", url: new URL("https://nika.app/"), formTargets: local }));
+    expect(csp.get("form-action")).toEqual(["'self'", "http://127.0.0.1:4010"]);
   });
 
   it("lets the live comments socket reach the page's own host (ws on plain http)", () => {
