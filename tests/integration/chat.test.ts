@@ -90,7 +90,7 @@ describe("conversations", () => {
     await db.update(appConfig).set({ configValue: false }).where(eq(appConfig.configKey, "feature_chat_roleplay"));
     try {
       const error = await chatError(startConversation(ctx(), user, { mode: "roleplay" }));
-      expect([error.status, error.code]).toEqual([403, "feature_disabled"]);
+      expect([error.status, error.code, error.message]).toEqual([403, "feature_disabled", "Recurso Temporariamente Indisponível"]);
     } finally {
       await db.update(appConfig).set({ configValue: true }).where(eq(appConfig.configKey, "feature_chat_roleplay"));
     }
@@ -138,10 +138,31 @@ describe("conversations", () => {
     const other = await newUser();
     const conversation = await startConversation(ctx(), owner, { mode: "english" });
     expect((await loadConversation(ctx(), owner, conversation.id)).conversation.id).toBe(conversation.id);
-    expect((await chatError(loadConversation(ctx(), other, conversation.id))).status).toBe(404);
-    expect((await chatError(loadConversation(ctx(), owner, "not-a-uuid"))).status).toBe(404);
-    expect((await chatError(sendMessage(ctx(), other, conversation.id, { text: "hi" }))).status).toBe(404);
+    expect((await findOwnedConversation(ctx(), owner, conversation.id)).lesson).toBeNull();
+    const notFound = [404, "not_found", "Conversa não encontrada"];
+    const refusal = async (promise: Promise<unknown>) => {
+      const error = await chatError(promise);
+      return [error.status, error.code, error.message];
+    };
+    expect(await refusal(loadConversation(ctx(), other, conversation.id))).toEqual(notFound);
+    expect(await refusal(loadConversation(ctx(), owner, "not-a-uuid"))).toEqual(notFound);
+    expect(await refusal(sendMessage(ctx(), other, conversation.id, { text: "hi" }))).toEqual(notFound);
+    expect(await refusal(sendMessage(ctx(), owner, "not-a-uuid", { text: "hi" }))).toEqual(notFound);
     expect(await getBalance(db, other.id)).toBe(10);
+    expect(await getBalance(db, owner.id)).toBe(10);
+  });
+
+  it("a lesson conversation whose lesson was deleted goes on without it (the prompt names 'a aula')", async () => {
+    const user = await newUser(3);
+    const [mod] = await db.insert(modules).values({ title: "Módulo apagado", orderIndex: 99 }).returning();
+    const [lesson] = await db.insert(lessons).values({ moduleId: mod!.id, title: "Gone", description: "Soon deleted" }).returning();
+    const conversation = await startConversation(ctx(), user, { mode: "lesson", lessonId: lesson!.id });
+    await db.delete(lessons).where(eq(lessons.id, lesson!.id));
+    expect((await findOwnedConversation(ctx(), user, conversation.id)).lesson).toBeNull();
+    expect((await sendMessage(ctx(), user, conversation.id, { text: "hello" })).status).toBe("ok");
+    const [sent] = await requests();
+    expect(sent!.body.messages[0]).toEqual({ role: "system", content: systemPrompt("lesson", undefined) });
+    expect(sent!.body.messages[0]!.content).toContain('"a aula"');
   });
 });
 
@@ -151,7 +172,15 @@ describe("sendMessage", () => {
     const conversation = await startConversation(ctx(), user, { mode: "english" });
     await greet(ctx(), conversation);
     const tokens: string[] = [];
-    const result = await sendMessage(ctx(), user, conversation.id, { text: "  I like football \n" }, { onToken: (t) => tokens.push(t) });
+    const events: unknown[] = [];
+    const result = await sendMessage(
+      ctx(),
+      user,
+      conversation.id,
+      { text: "  I like football \n" },
+      { onToken: (t) => tokens.push(t), onEvent: (e) => events.push(e) },
+    );
+    expect(events).toEqual([]); // a typed message has no transcription to show
     expect(result.status).toBe("ok");
     const ok = result as Extract<SendResult, { status: "ok" }>;
     expect(tokens.length).toBeGreaterThanOrEqual(2);
@@ -448,8 +477,27 @@ describe("voice messages and Nika's spoken replies", () => {
       });
     }
     expect(await getBalance(db, user.id)).toBe(3);
+    const ledger = await db.select().from(creditLedger).where(eq(creditLedger.userId, user.id)).orderBy(creditLedger.id);
+    expect(ledger.map((l) => [l.delta, l.reason])).toEqual([
+      [-1, "chat_message"],
+      [1, "refund:provider_failed"],
+      [-1, "chat_message"],
+      [1, "refund:not_understood"],
+      [-1, "chat_message"],
+      [1, "refund:not_understood"],
+    ]);
     expect(await messagesOf(conversation.id)).toEqual([]);
     expect(await requests()).toEqual([]);
+  });
+
+  it("refuses voice with 503 where the provider has no transcription (a chat-only webhook), spending nothing", async () => {
+    const env = { NIKA_CHAT_WEBHOOK_URL: `${API}/webhook/nika-chat` };
+    const user = await newUser(2);
+    const conversation = await startConversation(ctx(env), user, { mode: "english" });
+    const error = await chatError(sendMessage(ctx(env), user, conversation.id, { audio: wav() }));
+    expect([error.status, error.code, error.message]).toEqual([503, "voice_unavailable", "Mensagens de voz não estão disponíveis no momento."]);
+    expect(await getBalance(db, user.id)).toBe(2);
+    expect(await allRequests()).toEqual([]);
   });
 
   it("refunds a voice message whose row cannot be stored, before the transcription is shown", async () => {
