@@ -1,0 +1,149 @@
+#!/usr/bin/env node
+// Throughput next to the runtime's floor (issue 13): a hello-world worker and the app, each under its own
+// `wrangler dev` (same wrangler, same workerd) running side by side, measured ALTERNATELY — the floor right
+// before each page — with --connections keep-alive connections for --seconds each. Prints req/s, p50/p95 and
+// each page's ratio to the floor measured next to it. Signed in as the development learner.
+//   node bench/throughput.mjs [--seconds 6] [--connections 8] [--build] [--only /labs,/courses]
+// By default the existing ./build is served; --build rebuilds it. Own ports, database and data folder.
+import { spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { percentile, requireFreePorts, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
+
+const { values: opts } = parseArgs({
+  options: {
+    seconds: { type: "string", default: "6" },
+    connections: { type: "string", default: "8" },
+    build: { type: "boolean", default: false },
+    only: { type: "string" },
+  },
+});
+const SECONDS = Math.max(2, Math.min(60, Number(opts.seconds)));
+const CONNECTIONS = Math.max(1, Math.min(64, Number(opts.connections)));
+const port = "8794";
+const helloPort = "8792";
+const pgPort = "54394";
+const wsPort = "5566";
+const base = `http://127.0.0.1:${port}`;
+const hello = `http://127.0.0.1:${helloPort}`;
+const vars = ".cache/bench-throughput.vars";
+
+await requireFreePorts([port, helloPort, pgPort, wsPort]);
+writeBenchVars(vars, { port, pgPort, wsPort });
+
+// The floor: a worker that answers a fixed text, on the same wrangler and compatibility settings.
+mkdirSync(".cache/bench-hello", { recursive: true });
+writeFileSync(".cache/bench-hello/worker.js", 'export default { fetch() { return new Response("hello world") } };\n');
+writeFileSync(
+  ".cache/bench-hello/wrangler.toml",
+  'name = "bench-hello"\nmain = "worker.js"\ncompatibility_date = "2025-09-01"\ncompatibility_flags = ["nodejs_compat"]\n',
+);
+
+const startArgs = ["--env-file", vars, "--port", port, "--data", ".cache/bench-throughput", "--fresh", "--quiet-wrangler"];
+const app = spawn("node", ["scripts/start.mjs", ...startArgs, ...(opts.build ? [] : ["--no-build"])], {
+  stdio: ["ignore", "ignore", "inherit", "ipc"],
+});
+const floor = spawn("npx", ["wrangler", "dev", "--config", ".cache/bench-hello/wrangler.toml", "--port", helloPort, "--ip", "127.0.0.1"], {
+  stdio: "ignore",
+  env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+  detached: true,
+});
+const stop = () => {
+  app.kill("SIGTERM");
+  try {
+    process.kill(-floor.pid, "SIGTERM");
+  } catch {
+    // already gone
+  }
+};
+process.on("SIGINT", () => (stop(), process.exit(130)));
+await untilReady(app);
+for (let i = 0; ; i++) {
+  if (
+    await fetch(hello).then(
+      (r) => r.ok,
+      () => false,
+    )
+  )
+    break;
+  if (i > 300) throw new Error("the hello-world worker did not start");
+  await new Promise((r) => setTimeout(r, 200));
+}
+
+/** `CONNECTIONS` loops requesting `url` back to back for SECONDS: req/s, p50/p95 and any non-200. */
+async function load(url, cookie) {
+  const latencies = [];
+  let failures = 0;
+  const deadline = performance.now() + SECONDS * 1000;
+  const headers = cookie ? { Cookie: cookie } : {};
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (performance.now() < deadline) {
+        const started = performance.now();
+        const response = await fetch(url, { headers, redirect: "manual" });
+        await response.arrayBuffer();
+        latencies.push(performance.now() - started);
+        if (response.status !== 200) failures++;
+      }
+    }),
+  );
+  return {
+    rps: latencies.length / SECONDS,
+    p50: percentile(latencies, 0.5),
+    p95: percentile(latencies, 0.95),
+    requests: latencies.length,
+    failures,
+  };
+}
+
+const results = { seconds: SECONDS, connections: CONNECTIONS, pages: {} };
+try {
+  const cookie = await signInAsLearner(base);
+  process.env.ENV_FILE = vars;
+  const { register } = await import("tsx/esm/api");
+  register();
+  const { connect, loadEnv } = await import("../scripts/lib/node-db.ts");
+  const { sql } = await import("drizzle-orm");
+  const { pool, db } = connect(loadEnv(vars));
+  const { rows } = await db.execute(
+    sql`select m.id as module_id, l.id as lesson_id from modules m join lessons l on l.module_id = m.id order by m.order_index, l.order_index limit 1`,
+  );
+  await pool.end();
+  const { module_id: moduleId, lesson_id: lessonId } = rows[0];
+
+  const pages = [
+    ["/", "/"],
+    ["/labs", "/labs"],
+    ["/courses", "/courses"],
+    ["a module", `/courses/modules/${moduleId}`],
+    ["a lesson", `/courses/lessons/${lessonId}`],
+    ["/chat-with-nika", "/chat-with-nika"],
+    ["/flashcard-v2", "/flashcard-v2"],
+    ["/pronunciation-game", "/pronunciation-game"],
+    ["/config", "/config"],
+  ].filter(([label, path]) => !opts.only || opts.only.split(",").some((wanted) => wanted === label || wanted === path));
+
+  // Warm-up: compile every page once, open the connections.
+  for (const [, path] of pages) await (await fetch(base + path, { headers: { Cookie: cookie } })).arrayBuffer();
+  await load(hello);
+
+  const ms = (value) => `${value.toFixed(1)} ms`.padStart(9);
+  console.log(`${CONNECTIONS} connections, ${SECONDS} s each, floor measured right before each page (loopback, wrangler dev)`);
+  console.log(`${"page".padEnd(22)} ${"req/s".padStart(7)} ${"p50".padStart(9)} ${"p95".padStart(9)}   floor req/s   ratio`);
+  for (const [label, path] of pages) {
+    const floorRun = await load(hello);
+    const run = await load(base + path, cookie);
+    const ratio = run.rps / floorRun.rps;
+    results.pages[label] = { path, ...run, floorRps: floorRun.rps, ratio };
+    console.log(
+      `${label.padEnd(22)} ${run.rps.toFixed(1).padStart(7)} ${ms(run.p50)} ${ms(run.p95)}   ${floorRun.rps.toFixed(1).padStart(11)}   ${ratio.toFixed(2)}` +
+        (run.failures ? `   (${run.failures} non-200!)` : ""),
+    );
+    if (run.failures) process.exitCode = 1;
+  }
+} finally {
+  stop();
+}
+mkdirSync("bench/results", { recursive: true });
+writeFileSync("bench/results/throughput.json", JSON.stringify(results, null, 2));
+setTimeout(() => process.exit(process.exitCode ?? 0), 1500);
