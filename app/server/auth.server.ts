@@ -1,10 +1,12 @@
 // Authentication: database sessions behind a signed httpOnly cookie, the remix-auth authenticator
-// (form strategy now, Google later), guards for loaders/actions, and single-use e-mail tokens.
+// (e-mail + password, and Google through remix-auth-oauth2), guards for loaders/actions, and single-use
+// e-mail tokens.
 import { parseWithZod } from "@conform-to/zod/v4";
 import { createCookie, data, redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
+import { OAuth2Strategy } from "remix-auth-oauth2";
 import { z } from "zod";
 import { creditPeriod, monthlyAllowance, renewCreditsIfDue } from "./credits.server";
 import type { DbOrTx } from "./db.server";
@@ -234,11 +236,102 @@ export async function verifyCredentials(db: DbOrTx, email: string, password: str
 }
 const DUMMY_HASH = "pbkdf2-sha256$100000$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
 
-/** One authenticator per request: strategies need this request's database. */
 const credentialsSchema = z.object({ email: z.string().trim().toLowerCase(), password: z.string().min(1) });
 
-export function createAuthenticator(context: AppLoadContext) {
-  const authenticator = new Authenticator<AuthenticatedUser>();
+// ——— Google (OpenID Connect: authorization code + PKCE, decision 0017) ———
+
+/** Google's endpoints (https://accounts.google.com/.well-known/openid-configuration); settings override them for tests. */
+export const GOOGLE_ENDPOINTS = {
+  authorization: "https://accounts.google.com/o/oauth2/v2/auth",
+  token: "https://oauth2.googleapis.com/token",
+  userinfo: "https://openidconnect.googleapis.com/v1/userinfo",
+} as const;
+export const GOOGLE_SCOPES = ["openid", "email", "profile"];
+export const GOOGLE_CALLBACK_PATH = "/auth/google/callback";
+/** remix-auth-oauth2 keeps each attempt's state and PKCE verifier in a cookie named `<this>:<uuid>`. */
+export const GOOGLE_STATE_COOKIE = "nika_oauth_google";
+/** The `iss` of Google's ID tokens (https://developers.google.com/identity/openid-connect/openid-connect#validatinganidtoken). */
+const GOOGLE_ISSUERS = new Set(["https://accounts.google.com", "accounts.google.com"]);
+
+export type GoogleSettings = { clientId: string; clientSecret: string; authorizationUrl: string; tokenUrl: string; userinfoUrl: string };
+
+/** Google sign-in's settings, or null when it is not configured (client id or secret missing). */
+export function googleSettings(env: Env): GoogleSettings | null {
+  if (!env.GOOGLE_CLIENT_ID || !env.GOOGLE_CLIENT_SECRET) return null;
+  return {
+    clientId: env.GOOGLE_CLIENT_ID,
+    clientSecret: env.GOOGLE_CLIENT_SECRET,
+    authorizationUrl: env.GOOGLE_AUTHORIZATION_URL ?? GOOGLE_ENDPOINTS.authorization,
+    tokenUrl: env.GOOGLE_TOKEN_URL ?? GOOGLE_ENDPOINTS.token,
+    userinfoUrl: env.GOOGLE_USERINFO_URL ?? GOOGLE_ENDPOINTS.userinfo,
+  };
+}
+
+/** Who Google says signed in. Whether to trust the e-mail (`emailVerified`) is the account logic's call. */
+export type GoogleIdentity = { sub: string; email: string; emailVerified: boolean; name: string };
+
+/** Anything that went wrong between Google and us after the consent page (the user only sees one message). */
+export class GoogleProtocolError extends Error {
+  override name = "GoogleProtocolError";
+}
+
+const userinfoSchema = z.object({
+  sub: z.string().min(1).max(255),
+  email: z.string().trim().min(3).max(254),
+  // A boolean in the userinfo JSON; older Google answers sent the string "true".
+  email_verified: z.union([z.boolean(), z.enum(["true", "false"]).transform((value) => value === "true")]).default(false),
+  name: z.string().optional(),
+});
+
+/** The claims of an ID token received straight from the token endpoint over TLS (OIDC Core §3.1.3.7: no signature check needed). */
+function idTokenClaims(idToken: string): Record<string, unknown> {
+  const payload = idToken.split(".")[1];
+  if (!payload) throw new GoogleProtocolError("malformed id_token");
+  try {
+    const bytes = Uint8Array.from(atob(payload.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+    return JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>;
+  } catch {
+    throw new GoogleProtocolError("malformed id_token");
+  }
+}
+
+/**
+ * The verify step of the Google strategy: the ID token must be ours (aud = client id, Google's iss, not
+ * expired), then the userinfo endpoint (Bearer access token) names the user, with the same `sub`
+ * (OIDC Core §5.3.2).
+ */
+async function googleIdentity(settings: GoogleSettings, tokens: OAuth2Strategy.VerifyOptions["tokens"]): Promise<GoogleIdentity> {
+  const claims = idTokenClaims(tokens.idToken());
+  const audience = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+  if (!audience.includes(settings.clientId)) throw new GoogleProtocolError("id_token for another client");
+  if (typeof claims.iss !== "string" || !GOOGLE_ISSUERS.has(claims.iss)) throw new GoogleProtocolError("id_token from another issuer");
+  if (typeof claims.exp !== "number" || claims.exp * 1000 < Date.now()) throw new GoogleProtocolError("expired id_token");
+
+  const response = await fetch(settings.userinfoUrl, {
+    headers: { Authorization: `Bearer ${tokens.accessToken()}`, Accept: "application/json" },
+    signal: AbortSignal.timeout(10_000),
+  });
+  if (!response.ok) throw new GoogleProtocolError(`userinfo answered ${response.status}`);
+  const parsed = userinfoSchema.safeParse(await response.json().catch(() => null));
+  if (!parsed.success) throw new GoogleProtocolError("unexpected userinfo body");
+  if (parsed.data.sub !== claims.sub) throw new GoogleProtocolError("userinfo sub differs from the id_token's");
+  const { sub, email, email_verified: emailVerified, name } = parsed.data;
+  return { sub, email: email.toLowerCase(), emailVerified, name: name?.trim() ?? "" };
+}
+
+/** What each strategy verifies: `authenticate("form", …)` a user, `authenticate("google", …)` a Google identity. */
+export interface NikaAuthenticator {
+  authenticate(strategy: "form", request: Request): Promise<AuthenticatedUser>;
+  authenticate(strategy: "google", request: Request): Promise<GoogleIdentity>;
+}
+
+/**
+ * One authenticator per request: strategies need this request's database. Google is plugged in when it
+ * is configured and the public origin is known (APP_URL, else `request`'s), for its redirect URI.
+ */
+export function createAuthenticator(context: AppLoadContext, request?: Request): NikaAuthenticator {
+  const env = context.cloudflare.env;
+  const authenticator = new Authenticator<AuthenticatedUser | GoogleIdentity>();
   authenticator.use(
     new FormStrategy(async ({ form }) => {
       // The route has validated the sign-in form (features/auth signinSchema); here only its two fields are read.
@@ -248,8 +341,27 @@ export function createAuthenticator(context: AppLoadContext) {
     }),
     "form",
   );
-  // Google sign-in (enable_account_creation_on_signin) plugs in here with @coji/remix-auth-google.
-  return authenticator;
+  const google = googleSettings(env);
+  const origin = env.APP_URL ?? (request ? new URL(request.url).origin : null);
+  if (google && origin) {
+    authenticator.use(
+      new OAuth2Strategy<GoogleIdentity>(
+        {
+          cookie: { name: GOOGLE_STATE_COOKIE, maxAge: 10 * 60, ...(isProduction(env) ? { secure: true } : {}) },
+          clientId: google.clientId,
+          clientSecret: google.clientSecret,
+          authorizationEndpoint: google.authorizationUrl,
+          tokenEndpoint: google.tokenUrl,
+          redirectURI: `${origin.replace(/\/$/, "")}${GOOGLE_CALLBACK_PATH}`,
+          scopes: GOOGLE_SCOPES,
+        },
+        ({ tokens }) => googleIdentity(google, tokens),
+      ),
+      "google",
+    );
+  }
+  // Each name is registered with the strategy whose result the interface gives it.
+  return authenticator as NikaAuthenticator;
 }
 
 // ——— single-use e-mail tokens ———

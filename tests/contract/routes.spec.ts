@@ -248,7 +248,11 @@ function expected(route: ManifestRoute, who: Who, method: "GET" | "POST"): "allo
 }
 
 /** Routes whose successful answer is a redirect to a page that is also a guard target. */
-const SUCCESS_REDIRECTS: Record<string, string> = { "/signout": "/signin" };
+const SUCCESS_REDIRECTS: Record<string, string> = {
+  "/signout": "/signin",
+  // Google's answer without a state (here: no answer at all) ends on /signin with the Google error toast (decision 0017).
+  "/auth/google/callback": "/signin",
+};
 
 /** Does the answer match? Endpoints (no component) may say 401/403 where pages redirect. */
 function matches(answer: Answer, expectation: ReturnType<typeof expected>, route: ManifestRoute): boolean {

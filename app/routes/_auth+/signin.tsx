@@ -1,9 +1,10 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { SubmitButton } from "~/components/button";
+import { buttonVariants, SubmitButton } from "~/components/button";
 import { ConformForm, Field, useSchemaForm } from "~/components/forms";
 import { NoticeBox } from "~/components/notice";
+import { googleSignInAvailable } from "~/features/auth/google.server";
 import { pendingEmailHeader } from "~/features/auth/pending-email.server";
 import { signinSchema } from "~/features/auth/schemas";
 import { AuthCard, linkClass } from "~/features/auth/ui";
@@ -20,9 +21,9 @@ export const meta: MetaFunction = () => [{ title: "Entrar — Nika" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await redirectIfSignedIn(request, context);
-  const flags = await getFlags(context);
   const redirectTo = new URL(request.url).searchParams.get("redirectTo");
-  return { redirectTo: safeRedirect(redirectTo, ""), googleEnabled: flags.enable_account_creation_on_signin };
+  // Google only when configured and the flag enable_account_creation_on_signin is on (its routes 404 otherwise).
+  return { redirectTo: safeRedirect(redirectTo, ""), googleEnabled: await googleSignInAvailable(context) };
 }
 
 type SigninRefusal = "rate_limited" | "invalid_credentials" | "email_not_confirmed";
@@ -103,8 +104,19 @@ export default function SignIn() {
         </SubmitButton>
       </ConformForm>
       {googleEnabled ? (
-        // Google sign-in arrives with its own issue; its place is kept here.
-        <p className="mt-4 text-center text-xs text-slate-600 dark:text-slate-400">Login com Google em breve.</p>
+        <>
+          <p className="my-4 flex items-center gap-3 text-xs text-slate-600 before:h-px before:flex-1 before:bg-slate-200 after:h-px after:flex-1 after:bg-slate-200 dark:text-slate-400 dark:before:bg-night-700 dark:after:bg-night-700">
+            ou
+          </p>
+          {/* A plain link: the browser itself goes to Google and back (no JavaScript needed). */}
+          <a
+            href={redirectTo ? `/auth/google?redirectTo=${encodeURIComponent(redirectTo)}` : "/auth/google"}
+            className={buttonVariants({ variant: "secondary", size: "lg", className: "w-full" })}
+          >
+            <GoogleLogo />
+            Entrar com Google
+          </a>
+        </>
       ) : null}
       <p className="mt-6 text-center text-sm text-slate-700 dark:text-slate-300">
         Não tem uma conta?{" "}
@@ -113,5 +125,29 @@ export default function SignIn() {
         </Link>
       </p>
     </AuthCard>
+  );
+}
+
+/** Google's "G" (its sign-in branding asks for the logo on the button). */
+function GoogleLogo() {
+  return (
+    <svg aria-hidden="true" focusable="false" width="18" height="18" viewBox="0 0 48 48">
+      <path
+        fill="#EA4335"
+        d="M24 9.5c3.54 0 6.71 1.22 9.21 3.6l6.85-6.85C35.9 2.38 30.47 0 24 0 14.62 0 6.51 5.38 2.56 13.22l7.98 6.19C12.43 13.72 17.74 9.5 24 9.5z"
+      />
+      <path
+        fill="#4285F4"
+        d="M46.98 24.55c0-1.57-.15-3.09-.38-4.55H24v9.02h12.94c-.58 2.96-2.26 5.48-4.78 7.18l7.73 6c4.51-4.18 7.09-10.36 7.09-17.65z"
+      />
+      <path
+        fill="#FBBC05"
+        d="M10.53 28.59c-.48-1.45-.76-2.99-.76-4.59s.27-3.14.76-4.59l-7.98-6.19C.92 16.46 0 20.12 0 24c0 3.88.92 7.54 2.56 10.78l7.97-6.19z"
+      />
+      <path
+        fill="#34A853"
+        d="M24 48c6.48 0 11.93-2.13 15.89-5.81l-7.73-6c-2.15 1.45-4.92 2.3-8.16 2.3-6.26 0-11.57-4.22-13.47-9.91l-7.98 6.19C6.51 42.62 14.62 48 24 48z"
+      />
+    </svg>
   );
 }
