@@ -1,5 +1,8 @@
-// Feature flags (spec §9): read once per request from app_config. Everything is enabled unless the row
-// says false; email_confirmation_required is the exception — on only when explicitly true.
+// Feature flags (spec §9), rows of app_config. Everything is enabled unless the row says false;
+// email_confirmation_required is the exception — on only when explicitly true.
+// They change only when an admin toggles one, so each isolate keeps what it read for FLAGS_STALE_MS
+// (decision 0019): a page needs no flags query most of the time. The isolate where the admin toggled
+// forgets them at once; every other isolate follows within the bound.
 import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import { FLAG_KEYS, isFeatureDisabled, type FeatureDisabled, type FlagKey, type Flags } from "~/lib/flags";
 import { appConfig } from "./schema";
@@ -18,15 +21,36 @@ export function flagsFromRows(rows: { configKey: string; configValue: boolean | 
   return flags;
 }
 
+/** How stale an isolate's flags may be: a toggle reaches every isolate within this. */
+export const FLAGS_STALE_MS = 5_000;
+
+/** Per isolate: workerd hands every request of an isolate the same (parsed) env object. */
+const isolateFlags = new WeakMap<object, { flags: Flags; readAt: number }>();
+
 export async function getFlags(context: AppLoadContext): Promise<Flags> {
-  const cached = context.memo.get("flags") as Promise<Flags> | undefined;
-  if (cached) return cached;
-  const loading = context.db
-    .select({ configKey: appConfig.configKey, configValue: appConfig.configValue, textValue: appConfig.textValue })
-    .from(appConfig)
-    .then(flagsFromRows);
+  const memoised = context.memo.get("flags") as Promise<Flags> | undefined;
+  if (memoised) return memoised;
+  const isolate = context.cloudflare.env;
+  const kept = isolateFlags.get(isolate);
+  const loading =
+    kept && Date.now() - kept.readAt < FLAGS_STALE_MS
+      ? Promise.resolve(kept.flags)
+      : context.db
+          .select({ configKey: appConfig.configKey, configValue: appConfig.configValue, textValue: appConfig.textValue })
+          .from(appConfig)
+          .then(flagsFromRows)
+          .then((flags) => {
+            isolateFlags.set(isolate, { flags, readAt: Date.now() });
+            return flags;
+          });
   context.memo.set("flags", loading);
   return loading;
+}
+
+/** After a toggle: this isolate (and this request) read the flags again on next use. */
+export function forgetFlags(context: AppLoadContext) {
+  isolateFlags.delete(context.cloudflare.env);
+  context.memo.delete("flags");
 }
 
 /** The one flag rule: is this feature on for this request? */

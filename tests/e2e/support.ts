@@ -15,11 +15,12 @@ import { parseEnv } from "node:util";
 import AxeBuilder from "@axe-core/playwright";
 import { expect as baseExpect, test as base, type BrowserContext, type Cookie, type Locator, type Page, type TestInfo } from "@playwright/test";
 import { createCookie } from "@remix-run/cloudflare";
-import { eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { encodeWav } from "../../app/lib/audio/wav";
 import { creditPeriod } from "../../app/server/credits.server";
+import { FLAGS_STALE_MS } from "../../app/server/flags.server";
 import { hashPassword, randomToken, sha256Hex } from "../../app/server/password";
-import { lessons, modules, passwordCredentials, sessions, userRoles, users } from "../../app/server/schema";
+import { appConfig, lessons, modules, passwordCredentials, sessions, userRoles, users } from "../../app/server/schema";
 import { connect, loadEnv } from "../../scripts/lib/node-db";
 
 const E2E_VARS = "tests/e2e/e2e.vars";
@@ -42,6 +43,22 @@ export async function withDb<T>(fn: (db: ReturnType<typeof connect>["db"]) => Pr
   } finally {
     await pool.end();
   }
+}
+
+/**
+ * Sets a flag in the database, as an operator's SQL would (only tests/serial do this). The worker keeps the flags
+ * it read for FLAGS_STALE_MS (decision 0019), so when the value changed this waits that long: after it, every
+ * request sees the new value.
+ */
+export async function setFlagInDatabase(key: string, value: boolean) {
+  const changed = await withDb((db) =>
+    db
+      .update(appConfig)
+      .set({ configValue: value })
+      .where(and(eq(appConfig.configKey, key), sql`${appConfig.configValue} is distinct from ${value}`))
+      .returning({ id: appConfig.id }),
+  );
+  if (changed.length > 0) await new Promise((resolve) => setTimeout(resolve, FLAGS_STALE_MS + 250));
 }
 
 export async function userByEmail(email: string) {

@@ -32,7 +32,14 @@ let world: Awaited<ReturnType<typeof createWorld>>;
 async function createWorld() {
   const test = await createTestDb();
   await seedDevelopment(test.db, { allowance: 50 });
-  const ctx = () => contextFor(test.db);
+  // Every request of this world is served by one isolate (one env object), as in `wrangler dev`: flags the
+  // isolate keeps (flags.server.ts) must not hide an admin's toggle from the next request.
+  const isolate = contextFor(test.db).cloudflare.env;
+  const ctx = () => {
+    const context = contextFor(test.db);
+    context.cloudflare.env = isolate;
+    return context;
+  };
   const signInAs = async (email: string) => {
     const [user] = await test.db.select({ id: users.id }).from(users).where(eq(users.email, email));
     const jar = new CookieJar();

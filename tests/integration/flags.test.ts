@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "~/server/db.server";
-import { flagsFromRows, getFlags, isFeatureDisabled, requireFeature } from "~/server/flags.server";
+import { FLAGS_STALE_MS, flagsFromRows, forgetFlags, getFlags, isFeatureDisabled, requireFeature } from "~/server/flags.server";
 import { appConfig } from "~/server/schema";
 import { call, contextFor, createTestDb } from "./harness";
 
@@ -50,6 +50,44 @@ describe("feature flags", () => {
     const before = queryCount();
     await Promise.all([getFlags(context), getFlags(context), requireFeature(context, "feature_chat_game")]);
     expect(queryCount() - before).toBe(1);
+  });
+
+  it("are kept per isolate for FLAGS_STALE_MS, and forgotten at once where an admin toggled one", async () => {
+    // Requests of one isolate share its env object (contextFor makes a new one per call, so other tests never share).
+    const isolate = contextFor(db).cloudflare.env;
+    const request = () => {
+      const context = contextFor(db);
+      context.cloudflare.env = isolate;
+      return context;
+    };
+    const clock = vi.spyOn(Date, "now");
+    const start = Date.now();
+    try {
+      clock.mockReturnValue(start);
+      const before = queryCount();
+      expect((await getFlags(request())).feature_flashcards).toBe(true);
+      await db.update(appConfig).set({ configValue: false }).where(eq(appConfig.configKey, "feature_flashcards"));
+      const afterUpdate = queryCount();
+      // Another request within the bound: no query, the flag as it was read.
+      clock.mockReturnValue(start + FLAGS_STALE_MS - 1);
+      expect((await getFlags(request())).feature_flashcards).toBe(true);
+      expect(queryCount()).toBe(afterUpdate);
+      // Past the bound: read again.
+      clock.mockReturnValue(start + FLAGS_STALE_MS);
+      expect((await getFlags(request())).feature_flashcards).toBe(false);
+      expect(queryCount() - before).toBe(3); // two reads and the update
+
+      // Where the admin toggled: forgotten at once, for this request and the next.
+      await db.update(appConfig).set({ configValue: true }).where(eq(appConfig.configKey, "feature_flashcards"));
+      const toggling = request();
+      expect((await getFlags(toggling)).feature_flashcards).toBe(false);
+      forgetFlags(toggling);
+      expect((await getFlags(toggling)).feature_flashcards).toBe(true);
+      expect((await getFlags(request())).feature_flashcards).toBe(true);
+    } finally {
+      clock.mockRestore();
+      await db.update(appConfig).set({ configValue: true }).where(eq(appConfig.configKey, "feature_flashcards"));
+    }
   });
 
   it("gate a loader or action with a 403 the error boundary renders as feature-disabled", async () => {

@@ -4,12 +4,12 @@
 import type { Page } from "@playwright/test";
 import { eq } from "drizzle-orm";
 import { appConfig } from "../../app/server/schema";
-import { expect, test, waitForHydration, withDb } from "../e2e/support";
+import { expect, setFlagInDatabase, test, waitForHydration, withDb } from "../e2e/support";
 
 // In order, in one worker: both tests switch the same flag (a failure does not skip the other).
 test.describe.configure({ mode: "default" });
 
-const restore = () => withDb((db) => db.update(appConfig).set({ configValue: true }).where(eq(appConfig.configKey, "feature_flashcards")));
+const restore = () => setFlagInDatabase("feature_flashcards", true);
 
 async function flip(page: Page, to: boolean) {
   const toggle = page.getByRole("switch", { name: "Flashcards" });

@@ -1,12 +1,9 @@
 // With the flag enable_account_creation_on_signin off, Google sign-in is gone on the server: no button on
 // /signin and its routes answer 404 — then on again. It switches a flag every running spec shares, so it
 // lives in the serial "flags" project (playwright.config.ts).
-import { eq } from "drizzle-orm";
-import { appConfig } from "../../app/server/schema";
-import { expect, test, withDb } from "../e2e/support";
+import { expect, setFlagInDatabase, test } from "../e2e/support";
 
-const setGoogleFlag = (value: boolean) =>
-  withDb((db) => db.update(appConfig).set({ configValue: value }).where(eq(appConfig.configKey, "enable_account_creation_on_signin")));
+const setGoogleFlag = (value: boolean) => setFlagInDatabase("enable_account_creation_on_signin", value);
 
 test("the flag off hides Google sign-in on the server (no button, routes 404), on brings it back", async ({ page, request }) => {
   await page.goto("/signin");

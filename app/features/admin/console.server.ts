@@ -5,6 +5,7 @@ import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import { asc, eq, sql } from "drizzle-orm";
 import { requireAdmin } from "~/server/auth.server";
 import { rowsOf, type DbOrTx } from "~/server/db.server";
+import { forgetFlags } from "~/server/flags.server";
 import { parseForm } from "~/server/request.server";
 import { appConfig } from "~/server/schema";
 import { CONFIG_MESSAGES, configSchema, type ConfigActionData } from "./schemas";
@@ -137,6 +138,7 @@ export async function handleConfigUpdate(request: Request, context: AppLoadConte
       .where(eq(appConfig.configKey, key))
       .returning({ id: appConfig.id });
     if (updated.length === 0) return refuse(404, "unknown_config", CONFIG_MESSAGES.unknown);
+    forgetFlags(context);
   } catch (error) {
     console.error("[admin] config update failed", error);
     return refuse(500, "config_update_failed");
