@@ -70,8 +70,8 @@ for (let i = 0; ; i++) {
   await new Promise((r) => setTimeout(r, 200));
 }
 
-/** `CONNECTIONS` loops requesting `url` back to back for SECONDS: req/s, p50/p95 and any non-200. */
-async function load(url, cookie) {
+/** `CONNECTIONS` loops requesting `url` back to back for SECONDS: req/s, p50/p95 and any other status than `expected`. */
+async function load(url, cookie, expected = 200) {
   const latencies = [];
   let failures = 0;
   const deadline = performance.now() + SECONDS * 1000;
@@ -83,7 +83,7 @@ async function load(url, cookie) {
         const response = await fetch(url, { headers, redirect: "manual" });
         await response.arrayBuffer();
         latencies.push(performance.now() - started);
-        if (response.status !== 200) failures++;
+        if (response.status !== expected) failures++;
       }
     }),
   );
@@ -111,7 +111,11 @@ try {
   await pool.end();
   const { module_id: moduleId, lesson_id: lessonId } = rows[0];
 
+  // [label, path, expected status]; the first two are references: Remix with no database work at all (a resource
+  // route answering 405) and a public page (root loader: flags, no session).
   const pages = [
+    ["ref: Remix without database", "/api/errors", 405],
+    ["ref: public /nika", "/nika"],
     ["/", "/"],
     ["/labs", "/labs"],
     ["/courses", "/courses"],
@@ -130,9 +134,9 @@ try {
   const ms = (value) => `${value.toFixed(1)} ms`.padStart(9);
   console.log(`${CONNECTIONS} connections, ${SECONDS} s each, floor measured right before each page (loopback, wrangler dev)`);
   console.log(`${"page".padEnd(22)} ${"req/s".padStart(7)} ${"p50".padStart(9)} ${"p95".padStart(9)}   floor req/s   ratio`);
-  for (const [label, path] of pages) {
+  for (const [label, path, expected] of pages) {
     const floorRun = await load(hello);
-    const run = await load(base + path, cookie);
+    const run = await load(base + path, cookie, expected);
     const ratio = run.rps / floorRun.rps;
     results.pages[label] = { path, ...run, floorRps: floorRun.rps, ratio };
     console.log(
