@@ -55,6 +55,7 @@ async function sessionIdFrom(request: Request, env: Env): Promise<string | null>
 /** Ends the current session (if any) and returns the header that clears the cookie. */
 export async function destroySession(context: AppLoadContext, request: Request): Promise<string> {
   const sessionId = await sessionIdFrom(request, context.cloudflare.env);
+  if (sessionId) keptSessions(context).delete(sessionId);
   // A session that is already gone (or a failing delete) still ends in a signed-out browser.
   if (sessionId)
     await context.db
@@ -67,6 +68,35 @@ export async function destroySession(context: AppLoadContext, request: Request):
 export async function destroyAllSessions(db: DbOrTx, userId: string) {
   await db.delete(sessions).where(eq(sessions.userId, userId));
 }
+
+// ——— the session's user, kept per isolate for page loads (decision 0019) ———
+
+/**
+ * How stale an isolate's copy of a session's user may be when a page is loaded (GET/HEAD): a session ended
+ * or an account blocked in another isolate is refused within this. Every other method reads the database,
+ * and what changes a user here (an admin's action, a purchase, an e-mail confirmation, a password reset,
+ * signing out) forgets it in this isolate at once.
+ */
+export const SESSION_STALE_MS = 5_000;
+const MAX_KEPT_SESSIONS = 2_000;
+
+type KeptSession = { user: SessionUser; readAt: number };
+/** Per isolate (workerd hands every request of an isolate the same env object), by session id. */
+const isolateSessions = new WeakMap<object, Map<string, KeptSession>>();
+
+function keptSessions(context: AppLoadContext) {
+  let kept = isolateSessions.get(context.cloudflare.env);
+  if (!kept) isolateSessions.set(context.cloudflare.env, (kept = new Map()));
+  return kept;
+}
+
+/** After a change to `userId` (or to its sessions): this isolate reads its sessions again on next use. */
+export function forgetUserSessions(context: AppLoadContext, userId: string) {
+  const kept = keptSessions(context);
+  for (const [sessionId, entry] of kept) if (entry.user.id === userId) kept.delete(sessionId);
+}
+
+const isPageLoad = (request: Request) => request.method === "GET" || request.method === "HEAD";
 
 /** The signed-in user of this request, or null. Computed once per request. */
 export function getSessionUser(request: Request, context: AppLoadContext): Promise<SessionUser | null> {
@@ -82,6 +112,20 @@ async function loadSessionUser(request: Request, context: AppLoadContext): Promi
   const sessionId = await sessionIdFrom(request, env);
   if (!sessionId) return null;
   const now = new Date();
+  const kept = keptSessions(context);
+  const entry = kept.get(sessionId);
+  if (!isPageLoad(request)) kept.delete(sessionId);
+  else if (entry && now.getTime() - entry.readAt < SESSION_STALE_MS && entry.user.creditsPeriod === creditPeriod(now)) return { ...entry.user };
+  const user = await readSessionUser(context, sessionId, now);
+  if (user && isPageLoad(request)) {
+    if (kept.size >= MAX_KEPT_SESSIONS) kept.delete(kept.keys().next().value!);
+    kept.set(sessionId, { user: { ...user }, readAt: now.getTime() });
+  } else if (!user) kept.delete(sessionId);
+  return user;
+}
+
+async function readSessionUser(context: AppLoadContext, sessionId: string, now: Date): Promise<SessionUser | null> {
+  const env = context.cloudflare.env;
   const [row] = await context.db
     .select({
       user: users,
@@ -98,7 +142,7 @@ async function loadSessionUser(request: Request, context: AppLoadContext): Promi
 
   if (user.creditsPeriod !== creditPeriod(now)) {
     const balance = await renewCreditsIfDue(context.db, user.id, monthlyAllowance(env), now);
-    if (balance !== null) sessionUser.monthlyCredits = balance;
+    if (balance !== null) Object.assign(sessionUser, { monthlyCredits: balance, creditsPeriod: creditPeriod(now) });
   }
   if (now.getTime() - new Date(row.lastSeenAt).getTime() > TOUCH_EVERY_MS) {
     await context.db

@@ -263,14 +263,14 @@ export async function creditPaidPurchase(db: DbOrTx, purchase: PaidPurchase): Pr
  * Takes back the credits of a refunded payment, once per refunded amount: `amountRefunded` is the
  * charge's running total (Stripe sends it with every `charge.refunded`), so a repeated event takes
  * nothing more, and a partial refund takes its share (rounded down). The balance never goes below
- * zero — credits already spent stay spent. Returns the credits taken (0 when nothing was due).
+ * zero — credits already spent stay spent. Returns the credits taken (0 when nothing was due) and whose.
  */
 export async function takeBackRefundedPurchase(
   db: DbOrTx,
   refund: { paymentIntentId: string; amountCharged: number; amountRefunded: number },
-): Promise<number> {
+): Promise<{ taken: number; userId: string | null }> {
   const { paymentIntentId, amountCharged, amountRefunded } = refund;
-  if (!(amountCharged > 0) || !(amountRefunded > 0)) return 0;
+  if (!(amountCharged > 0) || !(amountRefunded > 0)) return { taken: 0, userId: null };
   const result = await db.execute(sql`
     with target as (
       select id, user_id, credits, refunded_credits, amount_cents, currency,
@@ -297,6 +297,7 @@ export async function takeBackRefundedPurchase(
         -round(amount_cents::numeric * take / credits)::int, currency
       from taken
     )
-    select coalesce((select take from taken), 0) as taken, (select count(*) from marked) as marked`);
-  return Number(rowsOf(result)[0]?.taken ?? 0);
+    select coalesce((select take from taken), 0) as taken, (select id from taken) as user_id, (select count(*) from marked) as marked`);
+  const row = rowsOf(result)[0];
+  return { taken: Number(row?.taken ?? 0), userId: row?.user_id ? String(row.user_id) : null };
 }

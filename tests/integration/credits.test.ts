@@ -98,7 +98,7 @@ describe("monthly renewal in São Paulo time", () => {
     jar.absorb(new Headers({ "Set-Cookie": await createSession(context, userId, request("/")) }));
     const user = await getSessionUser(request("/", { jar }), contextFor(db, { MONTHLY_CREDITS: "30" }));
     expect(user?.monthlyCredits).toBe(30);
-    expect(user?.creditsPeriod).toBe("2000-01"); // the object loaded before the renewal; the balance is patched
+    expect(user?.creditsPeriod).toBe(creditPeriod(new Date())); // patched with the balance (a kept copy must not look stale)
     const [row] = await db.select().from(users).where(eq(users.id, userId));
     expect(row!.creditsPeriod).toBe(creditPeriod(new Date()));
   });

@@ -3,7 +3,7 @@
 // hash is stored and every OTHER session of the user ends, the one making the change stays.
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { and, eq, ne } from "drizzle-orm";
-import type { SessionUser } from "~/server/auth.server";
+import { forgetUserSessions, type SessionUser } from "~/server/auth.server";
 import { hashPassword, verifyPassword } from "~/server/password";
 import { checkLimit, clearAttempts, LIMITS, recordAttempt } from "~/server/rate-limit.server";
 import { passwordCredentials, sessions } from "~/server/schema";
@@ -41,5 +41,6 @@ export async function changePassword(
       .returning({ id: sessions.id });
   });
   await clearAttempts(db, LIMITS.passwordChange, user.id);
+  forgetUserSessions(context, user.id);
   return { status: "changed", endedSessions: ended.length };
 }

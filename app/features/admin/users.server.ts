@@ -3,7 +3,7 @@
 // (who, what, when, before/after) in the same transaction as the change itself.
 import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import { and, count, desc, eq, ilike, or, sql } from "drizzle-orm";
-import type { SessionUser } from "~/server/auth.server";
+import { forgetUserSessions, type SessionUser } from "~/server/auth.server";
 import { adjustCredits } from "~/server/credits.server";
 import { rowsOf, type DbOrTx } from "~/server/db.server";
 import { closeUserConnections } from "~/server/realtime.server";
@@ -270,6 +270,8 @@ export async function handleUserAction(
     });
   }
   const outcome = await runAction(context, admin, userId, submission.value, resend);
+  // Blocked, made admin, credits changed…: this isolate reads the user's sessions again (decision 0019).
+  forgetUserSessions(context, userId);
   if (!outcome.ok) {
     const formErrors = outcome.description ? [outcome.title, outcome.description] : [outcome.title];
     return data({ result: submission.reply({ formErrors }), code: outcome.code } satisfies UserActionData, { status: outcome.status });

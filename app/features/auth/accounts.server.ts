@@ -2,7 +2,7 @@
 // Routes stay thin and call these; every rule here is the server's, whatever the browser did.
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { eq } from "drizzle-orm";
-import { consumeToken, destroyAllSessions, findToken, issueToken } from "~/server/auth.server";
+import { consumeToken, destroyAllSessions, findToken, forgetUserSessions, issueToken } from "~/server/auth.server";
 import { creditPeriod, monthlyAllowance } from "~/server/credits.server";
 import { getFlags } from "~/server/flags.server";
 import { sendMail } from "~/server/mail.server";
@@ -107,7 +107,10 @@ export async function confirmEmail(context: AppLoadContext, token: string, kind:
   const { db } = context;
   if (kind === "email_change") {
     const outcome = await confirmEmailChange(context, token);
-    if (outcome.status === "confirmed") return { status: "confirmed", userId: outcome.userId, signIn: outcome.fresh, kind };
+    if (outcome.status === "confirmed") {
+      forgetUserSessions(context, outcome.userId);
+      return { status: "confirmed", userId: outcome.userId, signIn: outcome.fresh, kind };
+    }
     if (outcome.status === "expired") return { status: "expired", kind };
     return { status: "invalid" };
   }
@@ -123,6 +126,7 @@ export async function confirmEmail(context: AppLoadContext, token: string, kind:
 
   const now = new Date();
   await db.update(users).set({ emailConfirmedAt: now, updatedAt: now }).where(eq(users.id, found.userId));
+  forgetUserSessions(context, found.userId);
   return { status: "confirmed", userId: found.userId, signIn: true, kind };
 }
 
@@ -149,7 +153,7 @@ export async function resetPassword(context: AppLoadContext, token: string, pass
   const found = await findToken(db, token, "password_reset");
   if (found.status !== "valid") return false;
   const passwordHash = await hashPassword(password);
-  return db.transaction(async (tx) => {
+  const reset = await db.transaction(async (tx) => {
     if (!(await consumeToken(tx, found.tokenId))) return false;
     await tx
       .insert(passwordCredentials)
@@ -158,4 +162,6 @@ export async function resetPassword(context: AppLoadContext, token: string, pass
     await destroyAllSessions(tx, found.userId);
     return true;
   });
+  if (reset) forgetUserSessions(context, found.userId);
+  return reset;
 }

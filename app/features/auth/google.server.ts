@@ -8,6 +8,7 @@ import {
   createAuthenticator,
   createSession,
   destroyAllSessions,
+  forgetUserSessions,
   GOOGLE_STATE_COOKIE,
   googleSettings,
   safeRedirect,
@@ -212,6 +213,7 @@ export async function signInWithGoogle(context: AppLoadContext, identity: Google
       return true;
     });
     if (!recorded && attempt === 1) return signInWithGoogle(context, identity, 2);
+    if (recorded) forgetUserSessions(context, existing.id);
     return {
       status: "signed_in",
       userId: existing.id,

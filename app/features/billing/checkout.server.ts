@@ -4,6 +4,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { and, eq, inArray } from "drizzle-orm";
 import { isUuid } from "~/lib/ids";
+import { forgetUserSessions } from "~/server/auth.server";
 import { creditPaidPurchase, takeBackRefundedPurchase } from "~/server/credits.server";
 import { stripeClient, type Stripe } from "~/server/payments.server";
 import { checkLimit, LIMITS, minutesLeft, recordAttempt } from "~/server/rate-limit.server";
@@ -97,7 +98,9 @@ export async function settleCheckoutSession(context: AppLoadContext, session: St
   const paymentIntentId = typeof session.payment_intent === "string" ? session.payment_intent : (session.payment_intent?.id ?? null);
   if (session.payment_status === "paid") {
     const balance = await creditPaidPurchase(context.db, { ...purchase, checkoutSessionId: session.id, paymentIntentId });
-    return balance === null ? "already_settled" : "credited";
+    if (balance === null) return "already_settled";
+    forgetUserSessions(context, purchase.userId);
+    return "credited";
   }
   if (session.status === "complete") {
     const moved = await context.db
@@ -160,11 +163,12 @@ export async function handleStripeEvent(context: AppLoadContext, event: Stripe.E
       const charge = event.data.object;
       const paymentIntentId = typeof charge.payment_intent === "string" ? charge.payment_intent : charge.payment_intent?.id;
       if (!paymentIntentId) return "ignored";
-      await takeBackRefundedPurchase(context.db, {
+      const { userId } = await takeBackRefundedPurchase(context.db, {
         paymentIntentId,
         amountCharged: charge.amount,
         amountRefunded: charge.amount_refunded,
       });
+      if (userId) forgetUserSessions(context, userId);
       return "recorded";
     }
     default:
