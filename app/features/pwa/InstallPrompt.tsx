@@ -22,7 +22,7 @@ function rememberDismissal() {
 }
 
 export interface InstallPromptProps {
-  /** Delay after window load before the card may appear. Default 3000 ms. */
+  /** Delay after the page has loaded and the learner first tapped or typed before the card may appear. Default 3000 ms. */
   delayMs?: number;
 }
 
@@ -30,6 +30,8 @@ export interface InstallPromptProps {
  * Mobile-only "install the app" card, shown above the 64 px bottom nav.
  * Chromium: uses the captured beforeinstallprompt. iOS: shows the manual
  * Share → Add to Home Screen hint. Never shown when installed or dismissed.
+ * It waits for the learner's first tap or key press in this visit (then `delayMs`): it never covers a page
+ * that has just opened, and it is never the page's largest paint (LCP ends at the first input; issue 13).
  */
 export function InstallPrompt({ delayMs = 3000 }: InstallPromptProps) {
   const { canInstall, installed, isIOS, promptInstall } = useInstall();
@@ -42,13 +44,31 @@ export function InstallPrompt({ delayMs = 3000 }: InstallPromptProps) {
   useEffect(() => {
     if (wasDismissed()) return;
     let timer: number | undefined;
-    const start = () => {
+    let loaded = document.readyState === "complete";
+    let engaged = false;
+    const stopListening = () => {
+      window.removeEventListener("load", onLoad);
+      window.removeEventListener("pointerdown", onInput, true);
+      window.removeEventListener("keydown", onInput, true);
+    };
+    const maybeStart = () => {
+      if (!loaded || !engaged || timer !== undefined) return;
+      stopListening();
       timer = window.setTimeout(() => setReady(true), delayMs);
     };
-    if (document.readyState === "complete") start();
-    else window.addEventListener("load", start, { once: true });
+    function onLoad() {
+      loaded = true;
+      maybeStart();
+    }
+    function onInput() {
+      engaged = true;
+      maybeStart();
+    }
+    if (!loaded) window.addEventListener("load", onLoad);
+    window.addEventListener("pointerdown", onInput, true);
+    window.addEventListener("keydown", onInput, true);
     return () => {
-      window.removeEventListener("load", start);
+      stopListening();
       if (timer !== undefined) window.clearTimeout(timer);
     };
   }, [delayMs]);
@@ -89,7 +109,7 @@ export function InstallPrompt({ delayMs = 3000 }: InstallPromptProps) {
       className="fixed inset-x-3 bottom-[calc(5rem+env(safe-area-inset-bottom,0px))] z-40 mx-auto max-w-md rounded-2xl bg-slate-900 p-4 text-slate-50 shadow-xl ring-1 ring-white/15"
     >
       <div className="flex items-start gap-3">
-        <img src="/icons/icon-192.png" alt="" width={40} height={40} className="size-10 shrink-0 rounded-xl" />
+        <img src="/icons/icon.svg" alt="" width={40} height={40} className="size-10 shrink-0 rounded-xl" />
         <div className="min-w-0">
           <h2 id={titleId} className="text-base font-semibold">
             Instale o Nika
