@@ -10,7 +10,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { firstVisitScripts, kb, LEARNER, percentile, requireFreePorts, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
+import { benchDb, firstVisitScripts, kb, LEARNER, percentile, requireFreePorts, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
 
 const { values: opts } = parseArgs({
   options: {
@@ -45,12 +45,7 @@ const ms = (value) => `${value.toFixed(1)} ms`;
 const results = { games: GAMES };
 try {
   // 2. Enough credits for every game (the learner's balance, through the same bridge).
-  process.env.ENV_FILE = vars;
-  const { register } = await import("tsx/esm/api");
-  register();
-  const { connect, loadEnv } = await import("../scripts/lib/node-db.ts");
-  const { sql } = await import("drizzle-orm");
-  const { pool, db } = connect(loadEnv(vars));
+  const { db, pool, sql } = await benchDb(vars);
   const optionsOf = async (gameId) =>
     (await db.execute(sql`select position, option_ids from flashcard_questions where game_id = ${gameId} order by position`)).rows.map(
       (row) => ({

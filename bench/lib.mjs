@@ -116,3 +116,17 @@ export async function firstVisitScripts(base, cookie, pages, routePattern) {
   }
   return sizes;
 }
+
+/**
+ * The bench's embedded database, reached like the app reaches it (the env file's bridge): drizzle `db`, its
+ * `pool` (end it when done) and drizzle's `sql`. Registers tsx so the app's TypeScript modules can be imported.
+ */
+export async function benchDb(vars) {
+  process.env.ENV_FILE = vars;
+  const { register } = await import("tsx/esm/api");
+  register();
+  const { connect, loadEnv } = await import("../scripts/lib/node-db.ts");
+  const { sql } = await import("drizzle-orm");
+  const { pool, db } = connect(loadEnv(vars));
+  return { db, pool, sql };
+}

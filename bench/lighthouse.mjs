@@ -14,7 +14,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { launch } from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { requireFreePorts, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
+import { benchDb, requireFreePorts, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
 
 const { values: opts } = parseArgs({
   options: {
@@ -151,12 +151,7 @@ try {
   const cookie = await signInAsLearner(base);
 
   // A module and its first lesson, read from the same embedded database the app uses.
-  process.env.ENV_FILE = vars;
-  const { register } = await import("tsx/esm/api");
-  register();
-  const { connect, loadEnv } = await import("../scripts/lib/node-db.ts");
-  const { sql } = await import("drizzle-orm");
-  const { pool, db } = connect(loadEnv(vars));
+  const { db, pool, sql } = await benchDb(vars);
   const { rows } = await db.execute(
     sql`select m.id as module_id, l.id as lesson_id from modules m join lessons l on l.module_id = m.id order by m.order_index, l.order_index limit 1`,
   );

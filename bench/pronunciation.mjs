@@ -10,7 +10,7 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { firstVisitScripts, kb, percentile, requireFreePorts, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
+import { benchDb, firstVisitScripts, kb, percentile, requireFreePorts, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
 
 const { values: opts } = parseArgs({
   options: {
@@ -126,12 +126,7 @@ try {
   }
 
   // The level's sentence, read as the app reads it (the same embedded database).
-  process.env.ENV_FILE = vars;
-  const { register } = await import("tsx/esm/api");
-  register();
-  const { connect, loadEnv } = await import("../scripts/lib/node-db.ts");
-  const { sql } = await import("drizzle-orm");
-  const { pool, db } = connect(loadEnv(vars));
+  const { db, pool, sql } = await benchDb(vars);
   const sentence = String((await db.execute(sql`select sentence from pronunciation_levels where level = 1`)).rows[0].sentence);
   await pool.end();
 

@@ -9,7 +9,7 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { firstVisitScripts, kb, percentile, requireFreePorts, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
+import { benchDb, firstVisitScripts, kb, percentile, requireFreePorts, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
 
 const { values: opts } = parseArgs({
   options: { rounds: { type: "string", default: "10" }, build: { type: "boolean", default: false } },
@@ -63,12 +63,7 @@ const post = async (url) => (await fetch(url, { method: "POST" })).json();
 const results = { rounds: ROUNDS, concurrent: CONCURRENT };
 try {
   const cookie = await signInAsLearner(base);
-  process.env.ENV_FILE = vars;
-  const { register } = await import("tsx/esm/api");
-  register();
-  const { connect, loadEnv } = await import("../scripts/lib/node-db.ts");
-  const { sql } = await import("drizzle-orm");
-  const { pool, db } = connect(loadEnv(vars));
+  const { db, pool, sql } = await benchDb(vars);
   const balance = async () =>
     Number((await db.execute(sql`select monthly_credits from users where email = 'aluno@nika.local'`)).rows[0].monthly_credits);
 

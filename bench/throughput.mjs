@@ -8,7 +8,7 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { percentile, requireFreePorts, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
+import { benchDb, percentile, requireFreePorts, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
 
 const { values: opts } = parseArgs({
   options: {
@@ -99,12 +99,7 @@ async function load(url, cookie, expected = 200) {
 const results = { seconds: SECONDS, connections: CONNECTIONS, pages: {} };
 try {
   const cookie = await signInAsLearner(base);
-  process.env.ENV_FILE = vars;
-  const { register } = await import("tsx/esm/api");
-  register();
-  const { connect, loadEnv } = await import("../scripts/lib/node-db.ts");
-  const { sql } = await import("drizzle-orm");
-  const { pool, db } = connect(loadEnv(vars));
+  const { db, pool, sql } = await benchDb(vars);
   const { rows } = await db.execute(
     sql`select m.id as module_id, l.id as lesson_id from modules m join lessons l on l.module_id = m.id order by m.order_index, l.order_index limit 1`,
   );
