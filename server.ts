@@ -1,6 +1,6 @@
 import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
 import { renewAllCredits, monthlyAllowance } from "./app/server/credits.server";
-import { createRequestDb } from "./app/server/db.server";
+import { answeringDatabaseUnavailable, createRequestDb } from "./app/server/db.server";
 import { ConfigError, isProduction, loadEnv, type Env } from "./app/server/env";
 import { formTargetOrigins, withSecurityHeaders } from "./app/server/security-headers.server";
 // eslint-disable-next-line @typescript-eslint/ban-ts-comment -- @ts-expect-error would fail once build/ exists
@@ -39,7 +39,8 @@ export default {
     }
     try {
       // Every response the worker returns gets its security headers here (WebSocket upgrades excepted).
-      const response = await handleRemixRequest(request, loadContext);
+      // A request that failed for want of the database answers 503 + Retry-After (db.server.ts).
+      const response = await answeringDatabaseUnavailable(request, loadContext, () => handleRemixRequest(request, loadContext));
       const appEnv = loadContext.cloudflare.env;
       return withSecurityHeaders(response, {
         request,

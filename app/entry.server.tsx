@@ -4,6 +4,13 @@ import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import { saveServerError } from "~/features/shell/error-report.server";
 import { NonceProvider } from "~/lib/nonce";
+import {
+  databaseUnavailableResponse,
+  DB_RETRY_AFTER_SECONDS,
+  isDatabaseUnavailable,
+  markDatabaseUnavailable,
+  wasDatabaseUnavailable,
+} from "~/server/db.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -16,6 +23,17 @@ export default async function handleRequest(
 ) {
   // The CSP nonce (server.ts sends the policy): on React's streaming scripts, Remix's and root.tsx's.
   const nonce = loadContext.cspNonce ?? "";
+  // A loader or action failed for want of the database (handleError marked it): throwing a 503
+  // Response makes Remix render again with it at the root error boundary ("Serviço temporariamente
+  // indisponível"), as a route error response the browser hydrates the same way.
+  const errors = Object.values(remixContext.staticHandlerContext.errors ?? {});
+  const showsUnavailable = errors.some((error) => isRouteErrorResponse(error) && error.status === 503);
+  if (!showsUnavailable && wasDatabaseUnavailable(loadContext)) throw databaseUnavailableResponse();
+  if (showsUnavailable) {
+    responseStatusCode = 503;
+    responseHeaders.set("Retry-After", String(DB_RETRY_AFTER_SECONDS));
+    responseHeaders.set("Cache-Control", "no-store");
+  }
   const controller = new AbortController();
   const timeoutId = setTimeout(() => controller.abort(), ABORT_DELAY);
 
@@ -50,6 +68,16 @@ export default async function handleRequest(
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   // Aborted requests are not failures; Remix's own 4xx (405 for a route without an action) neither.
   if (request.signal.aborted || (isRouteErrorResponse(error) && error.status < 500)) return;
+  // The 503 handleRequest throws (above) is the answer, not a failure.
+  if (error instanceof Response && error.status === 503) return;
+  // The database cannot be reached: the request answers 503 (here for pages, server.ts otherwise);
+  // a one-line log, and no error report (it would need the same database).
+  if (isDatabaseUnavailable(error)) {
+    markDatabaseUnavailable(context);
+    const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+    console.warn(`[503] ${request.method} ${new URL(request.url).pathname} (${context.requestId}): ${reason}`);
+    return;
+  }
   console.error(`[500] ${request.method} ${new URL(request.url).pathname} (${context.requestId})`, error);
   context.cloudflare.ctx.waitUntil(saveServerError(context.db, error, { request, requestId: context.requestId }));
 };

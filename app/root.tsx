@@ -98,8 +98,9 @@ export default function App() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
-  // 4xx answers (refused input, not found, disabled features) are expected; only failures are logged.
-  if (!isRouteErrorResponse(error) || error.status >= 500) console.error(error);
+  // 4xx answers (refused input, not found, disabled features) are expected, and so is a 503 while the
+  // database cannot be reached (logged once by entry.server.tsx's handleError); only failures are logged.
+  if (!isRouteErrorResponse(error) || (error.status >= 500 && error.status !== 503)) console.error(error);
   return (
     <main id={MAIN_ID} tabIndex={-1} className="outline-none">
       <ErrorScreen error={error} />

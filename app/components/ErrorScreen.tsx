@@ -1,5 +1,6 @@
 // Screens for thrown errors, shared by the root boundary (outside the chrome) and the protected
-// layout's boundary (inside it): 404, feature disabled, and anything else.
+// layout's boundary (inside it): 404, feature disabled, service unavailable (503: the database cannot
+// be reached), and anything else.
 import { Link, isRouteErrorResponse, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { isFeatureDisabled } from "~/lib/flags";
@@ -14,9 +15,15 @@ export function isFeatureDisabledError(error: unknown) {
   return isRouteErrorResponse(error) && error.status === 403 && isFeatureDisabled(error.data);
 }
 
+/** A 503 answer (server.ts/entry.server.tsx while the database cannot be reached; Retry-After is set). */
+export function isServiceUnavailableError(error: unknown) {
+  return isRouteErrorResponse(error) && error.status === 503;
+}
+
 export function ErrorScreen({ error }: { error: unknown }) {
   if (isNotFound(error)) return <NotFoundScreen />;
   if (isFeatureDisabledError(error)) return <FeatureDisabledScreen />;
+  if (isServiceUnavailableError(error)) return <ServiceUnavailableScreen error={error} />;
   return <GenericErrorScreen error={error} />;
 }
 
@@ -65,6 +72,28 @@ export function FeatureDisabledScreen() {
         Este recurso está desativado no momento. Tente novamente mais tarde — enquanto isso, continue praticando com as outras atividades.
       </p>
       <HomeLink />
+    </Frame>
+  );
+}
+
+const textField = (data: unknown, key: string) =>
+  data && typeof data === "object" && key in data && typeof (data as Record<string, unknown>)[key] === "string"
+    ? ((data as Record<string, unknown>)[key] as string)
+    : undefined;
+
+/** Title and text come with the 503 (app/server/db.server.ts DATABASE_UNAVAILABLE); a bare 503 reads the same. */
+export function ServiceUnavailableScreen({ error }: { error: unknown }) {
+  const { pathname, search } = useLocation();
+  const data = isRouteErrorResponse(error) ? (error.data as unknown) : undefined;
+  return (
+    <Frame icon={<ClockIcon size={30} />} title={textField(data, "title") ?? "Serviço temporariamente indisponível"}>
+      <p className="mt-3 text-slate-600 dark:text-slate-300">
+        {textField(data, "error") ?? "Não conseguimos acessar os dados agora. Tente novamente em alguns segundos."}
+      </p>
+      <a href={pathname + search} className={primaryButton}>
+        <RefreshIcon size={18} />
+        Tentar novamente
+      </a>
     </Frame>
   );
 }

@@ -36,7 +36,16 @@ export function createRequestDb(env: Pick<Env, "DATABASE_URL" | "DB_WS_PROXY">):
           neonConfig.pipelineTLS = false;
           neonConfig.pipelineConnect = false;
         }
-        pool = new Pool({ connectionString: env.DATABASE_URL, max: 4 });
+        pool = new Pool({
+          connectionString: env.DATABASE_URL,
+          max: 4,
+          connectionTimeoutMillis: DB_CONNECT_TIMEOUT_MS,
+          query_timeout: DB_QUERY_TIMEOUT_MS,
+        });
+        // An idle connection that dies (the database went away) is reported here; without a listener
+        // the EventEmitter would throw it out of nowhere. The next query fails (and is classified) instead.
+        pool.on("error", () => {});
+        tagUnavailableErrors(pool);
         db = drizzle(pool, {
           schema,
           logger: { logQuery: () => void queries++ },
@@ -49,6 +58,167 @@ export function createRequestDb(env: Pick<Env, "DATABASE_URL" | "DB_WS_PROXY">):
       if (pool) await pool.end().catch(() => {});
     },
   };
+}
+
+/**
+ * How long a request waits for a database connection (a slot in its pool, the WebSocket, Postgres'
+ * start-up) before giving up, and for the answer to one statement. Past either, the statement fails
+ * with an error `isDatabaseUnavailable` recognises and the request answers 503 (server.ts,
+ * entry.server.tsx): a request never waits on a database that is gone for longer than
+ * DB_CONNECT_TIMEOUT_MS + DB_QUERY_TIMEOUT_MS per statement it sends (decision 0019, "Load and faults").
+ */
+export const DB_CONNECT_TIMEOUT_MS = 5_000;
+export const DB_QUERY_TIMEOUT_MS = 10_000;
+/** The `Retry-After` (seconds) of the 503 answered while the database cannot be reached. */
+export const DB_RETRY_AFTER_SECONDS = 10;
+
+/** What a learner reads while the database cannot be reached (page, JSON `error`, SSE error event). */
+export const DATABASE_UNAVAILABLE = {
+  title: "Serviço temporariamente indisponível",
+  message: "Não conseguimos acessar os dados agora. Tente novamente em alguns segundos.",
+} as const;
+
+/**
+ * A connection-level failure of the database (refused, reset or closed socket/WebSocket, connect or
+ * statement timeout, server shutting down), tagged where the driver raises it so that nothing else
+ * (an AI provider's or the mail API's ECONNREFUSED) is ever mistaken for it. Drizzle wraps it in a
+ * DrizzleQueryError (as `cause`).
+ */
+export class DatabaseUnavailableError extends Error {
+  override name = "DatabaseUnavailableError";
+  constructor(cause: unknown) {
+    super(`Banco de dados indisponível: ${describe(cause)}`, { cause });
+  }
+}
+
+const describe = (error: unknown) =>
+  error && typeof error === "object" && "message" in error && typeof error.message === "string" && error.message ? error.message : String(error);
+
+/** Node/undici socket codes and Postgres SQLSTATEs (class 08 connection exception, 57P01–57P03 shutdown). */
+const CONNECTION_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "08000",
+  "08001",
+  "08003",
+  "08004",
+  "08006",
+  "57P01",
+  "57P02",
+  "57P03",
+]);
+/** The messages of the pg/Neon driver (and of a WebSocket's error event) when the server is gone. */
+const CONNECTION_MESSAGES =
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Connection terminated|connection timeout|timeout exceeded when trying to connect|Query read timeout|Connection ended|Client has encountered a connection error|Client was closed|WebSocket|socket hang up|network connection was lost|Network connection lost|terminating connection due to administrator command|the database system is (?:starting up|shutting down)/i;
+
+/** Whether an error raised by the driver itself is a connection failure (not a constraint, not a bug). */
+function isConnectionFailure(error: unknown): boolean {
+  if (!error || typeof error !== "object") return false;
+  const { code, message, type } = error as { code?: unknown; message?: unknown; type?: unknown };
+  if (typeof code === "string" && CONNECTION_CODES.has(code)) return true;
+  if (typeof message === "string" && CONNECTION_MESSAGES.test(message)) return true;
+  // A WebSocket "error" event (ErrorEvent/Event) thrown as is by the driver's socket shim.
+  return type === "error" && !(error instanceof Error);
+}
+
+function tagged(error: unknown): unknown {
+  return isDatabaseUnavailable(error) || !isConnectionFailure(error) ? error : new DatabaseUnavailableError(error);
+}
+
+type Queryable = { query: (...args: unknown[]) => unknown };
+const wrapped = new WeakSet<object>();
+/** Makes `target.query` (promise form) turn connection failures into DatabaseUnavailableError. */
+function tagQueries(target: Queryable) {
+  if (wrapped.has(target)) return;
+  wrapped.add(target);
+  const query = target.query.bind(target);
+  target.query = (...args: unknown[]) => {
+    const result = query(...args);
+    return result instanceof Promise ? result.catch((error: unknown) => Promise.reject(tagged(error))) : result;
+  };
+}
+
+/** Tags the failures of the pool's queries, of its connect() (transactions) and of the clients it hands out. */
+function tagUnavailableErrors(pool: Pool) {
+  tagQueries(pool as unknown as Queryable);
+  const connect = pool.connect.bind(pool) as (callback?: unknown) => unknown;
+  (pool as unknown as { connect: typeof connect }).connect = (callback?: unknown) => {
+    if (callback) return connect(callback); // pg-pool's own query() path: its errors reach pool.query above
+    return (connect() as Promise<Queryable>).then(
+      (client) => (tagQueries(client), client),
+      (error: unknown) => Promise.reject(tagged(error)),
+    );
+  };
+}
+
+/**
+ * Whether `error` (or anything in its `cause` chain: DrizzleQueryError, a transaction's rollback)
+ * means the database cannot be reached right now — the one test behind every 503 "temporarily
+ * unavailable" answer. Constraint violations, bad SQL and every non-database failure are not.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 8; depth++) {
+    // By name too: server.ts and the Remix build each bundle their own copy of this module in the worker.
+    if (current instanceof DatabaseUnavailableError || (current as Error).name === "DatabaseUnavailableError") return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+const UNAVAILABLE_MARK = "database-unavailable";
+/** Notes on the request's context that it failed for want of the database (handleError does it). */
+export function markDatabaseUnavailable(context: { memo: Map<string, unknown> }) {
+  context.memo.set(UNAVAILABLE_MARK, true);
+}
+export function wasDatabaseUnavailable(context: { memo: Map<string, unknown> }) {
+  return context.memo.get(UNAVAILABLE_MARK) === true;
+}
+
+/**
+ * The 503 answered while the database cannot be reached, with `Retry-After`: an SSE `error` event
+ * for clients reading an event stream (the chat's resource routes), JSON `{ error, title }` otherwise.
+ * Pages get the same status and header with the root error boundary's screen (entry.server.tsx).
+ */
+export function databaseUnavailableResponse(request?: Request): Response {
+  const headers = { "Retry-After": String(DB_RETRY_AFTER_SECONDS), "Cache-Control": "no-store" };
+  const body = { code: "database_unavailable", title: DATABASE_UNAVAILABLE.title, error: DATABASE_UNAVAILABLE.message };
+  if (request?.headers.get("Accept")?.includes("text/event-stream")) {
+    const data = { code: body.code, title: body.title, message: body.error, status: 503 };
+    return new Response(`event: error\ndata: ${JSON.stringify(data)}\n\n`, {
+      status: 503,
+      headers: { ...headers, "Content-Type": "text/event-stream; charset=utf-8" },
+    });
+  }
+  return Response.json(body, { status: 503, headers });
+}
+
+/**
+ * Runs `handle` (Remix's request handler; server.ts) and makes a request that failed for want of the
+ * database answer 503: one that threw such an error, and a resource route or data request (single
+ * fetch) that answered ≥ 500 after handleError (entry.server.tsx) marked the context — JSON or the SSE
+ * error event. Pages already answer 503 with the root error boundary's screen (entry.server.tsx).
+ */
+export async function answeringDatabaseUnavailable(
+  request: Request,
+  context: { memo: Map<string, unknown> },
+  handle: () => Promise<Response>,
+): Promise<Response> {
+  let response: Response;
+  try {
+    response = await handle();
+  } catch (error) {
+    if (!isDatabaseUnavailable(error)) throw error;
+    return databaseUnavailableResponse(request);
+  }
+  if (response.status < 500 || response.status === 503 || !wasDatabaseUnavailable(context)) return response;
+  await response.body?.cancel().catch(() => {});
+  return databaseUnavailableResponse(request);
 }
 
 /**

@@ -1,0 +1,668 @@
+#!/usr/bin/env node
+// Load with nothing lost (issue 13, items 4–5): --learners virtual learners (default 50) for --seconds
+// (default 60) against `wrangler dev` serving the production build with the embedded database and the
+// fake upstream as the AI provider (OpenAI protocol) and the Azure scorer. Each learner loops over a
+// realistic mix with small think times — /courses, a module, a lesson, a comment, a completion, a chat
+// message (the SSE read to its end), a flashcard game and answers, a pronunciation attempt (multipart
+// WAV), a profile name — and one admin toggles a flag the mix does not use (feature_chat_roleplay).
+// Every request is recorded (action, status, latency; ≥ 500 or past --timeout is an error) and every
+// acknowledged write kept; afterwards the database must hold every one of them, and every learner's
+// balance must equal its ledger sum, never negative, with no credit spent without its message, attempt
+// or game (or the reverse).
+//   node bench/load.mjs [--learners 50] [--seconds 60] [--timeout 30] [--fault] [--outage 10]
+// --fault stops the database process (scripts/db-server.mjs: PGlite + bridge) --outage seconds into the
+// run for --outage seconds, then starts it again: 503 + Retry-After are expected meanwhile (counted),
+// nothing may hang past --timeout, and the app must recover without a restart.
+// Serves the existing ./build (run `npx remix vite:build` first); own ports and data folder; exits 1
+// when a check fails.
+import { fork, spawn, spawnSync } from "node:child_process";
+import { mkdirSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { percentile, requireFreePorts, writeBenchVars } from "./lib.mjs";
+
+const { values: opts } = parseArgs({
+  options: {
+    learners: { type: "string", default: "50" },
+    seconds: { type: "string", default: "60" },
+    timeout: { type: "string", default: "30" },
+    fault: { type: "boolean", default: false },
+    outage: { type: "string", default: "10" },
+    "fault-at": { type: "string", default: "20" },
+  },
+});
+const LEARNERS = Math.max(1, Math.min(200, Number(opts.learners)));
+const SECONDS = Math.max(5, Math.min(600, Number(opts.seconds)));
+const TIMEOUT_MS = Math.max(1, Number(opts.timeout)) * 1000;
+const OUTAGE_MS = Math.max(1, Number(opts.outage)) * 1000;
+const FAULT_AT_MS = Math.max(1, Number(opts["fault-at"])) * 1000;
+const port = "8789";
+const pgPort = "54389";
+const wsPort = "5589";
+const providerPort = "4029";
+const provider = `http://127.0.0.1:${providerPort}`;
+const base = `http://127.0.0.1:${port}`;
+const dataDir = ".cache/bench-load";
+const vars = ".cache/bench-load.vars";
+const ADMIN_FLAG = "feature_chat_roleplay";
+
+await requireFreePorts([port, pgPort, wsPort, providerPort]);
+writeBenchVars(vars, {
+  port,
+  pgPort,
+  wsPort,
+  extra: [
+    "",
+    `OPENAI_BASE_URL=${provider}/v1`,
+    "OPENAI_API_KEY=test-openai-key",
+    "OPENAI_CHAT_MODEL=fake-chat",
+    "AZURE_SPEECH_KEY=bench-azure-key",
+    `AZURE_SPEECH_ENDPOINT=${provider}`,
+    "MONTHLY_CREDITS=100000",
+    "",
+  ].join("\n"),
+});
+rmSync(dataDir, { recursive: true, force: true });
+
+// ——— processes: the fake upstream, the database (ours, so that --fault can stop only it), wrangler ———
+const log = (message) => console.log(`[load] ${message}`);
+const children = new Set();
+const fake = spawn("node", ["tests/fake-upstream/server.mjs", "--port", providerPort, "--azure-key", "bench-azure-key"], { stdio: "ignore" });
+children.add(fake);
+
+let dbProcess;
+async function startDatabase() {
+  mkdirSync(dataDir, { recursive: true });
+  const logFd = openSync(`${dataDir}/db-server.log`, "a");
+  const child = fork("scripts/db-server.mjs", ["--data", `${dataDir}/pglite`, "--pg-port", pgPort, "--ws-port", wsPort], {
+    stdio: ["ignore", logFd, logFd, "ipc"],
+  });
+  children.add(child);
+  await new Promise((resolve, reject) => {
+    child.on("message", (m) => m?.ready && resolve());
+    child.on("exit", (code) => reject(new Error(`db-server.mjs exited ${code}`)));
+  });
+  child.removeAllListeners("exit");
+  child.on("exit", () => children.delete(child));
+  dbProcess = child;
+}
+async function stopDatabase() {
+  const child = dbProcess;
+  dbProcess = undefined;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+/** Ends every process this bench started, by pid (wrangler's tree too: npx → wrangler → workerd). */
+function descendants(pid) {
+  const direct = spawnSync("pgrep", ["-P", String(pid)], { encoding: "utf8" })
+    .stdout.split("\n")
+    .filter(Boolean)
+    .map(Number);
+  return direct.flatMap((child) => [...descendants(child), child]);
+}
+function stopAll() {
+  for (const child of children) {
+    for (const pid of [...descendants(child.pid), child.pid]) {
+      try {
+        process.kill(pid, "SIGTERM");
+      } catch {
+        // already gone
+      }
+    }
+  }
+}
+process.on("SIGINT", () => (stopAll(), process.exit(130)));
+
+let exitCode = 0;
+try {
+  await startDatabase();
+  const scriptEnv = { ...process.env, ENV_FILE: vars };
+  for (const script of ["scripts/migrate.ts", "scripts/seed.ts"]) {
+    const run = spawnSync("npx", ["tsx", script], { stdio: ["ignore", "ignore", "inherit"], env: scriptEnv });
+    if (run.status !== 0) throw new Error(`${script} failed`);
+  }
+
+  // ——— accounts: LEARNERS learners and one admin, each with a signed session cookie and a seed ledger row ———
+  process.env.ENV_FILE = vars;
+  const { register } = await import("tsx/esm/api");
+  register();
+  const { connect, loadEnv } = await import("../scripts/lib/node-db.ts");
+  const { sql } = await import("drizzle-orm");
+  const { createCookie } = await import("@remix-run/cloudflare");
+  const { randomToken, sha256Hex } = await import("../app/server/password.ts");
+  const { creditPeriod } = await import("../app/server/credits.server.ts");
+  const env = loadEnv(vars);
+  const { pool, db } = connect(env);
+  const rows = async (query) => (await db.execute(query)).rows;
+  const sessionCookie = createCookie("nika_session", {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: false,
+    secrets: [env.SESSION_SECRET],
+    maxAge: 30 * 24 * 3600,
+  });
+  const CREDITS = 100_000;
+  async function insertAccount(index, admin) {
+    const token = randomToken();
+    const email = admin ? "carga-admin@nika.local" : `carga-${index}@nika.local`;
+    const [user] = await rows(sql`
+      with u as (
+        insert into users (name, email, phone_number, email_confirmed_at, account_type, monthly_credits, credits_period)
+        values (${admin ? "Admin Carga" : `Aluno Carga ${index}`}, ${email}, '+55 11 90000-0002', now(), 'free', ${CREDITS}, ${creditPeriod(new Date())})
+        returning id
+      ), l as (
+        insert into credit_ledger (user_id, delta, balance_after, reason) select id, ${CREDITS}, ${CREDITS}, 'seed' from u
+      ), s as (
+        insert into sessions (id, user_id, user_agent, expires_at)
+        select ${await sha256Hex(token)}, id, 'bench/load.mjs', now() + interval '30 days' from u
+      ), r as (
+        insert into user_roles (user_id, role) select id, 'admin' from u where ${admin}
+      )
+      select id from u`);
+    const cookie = (await sessionCookie.serialize(token)).split(";")[0];
+    return { id: String(user.id), index, cookie };
+  }
+  const learners = [];
+  for (let i = 1; i <= LEARNERS; i++) learners.push(await insertAccount(i, false));
+  const admin = await insertAccount(0, true);
+  const moduleIds = (await rows(sql`select id from modules where available = 'yes' order by order_index`)).map((r) => String(r.id));
+  const lessonRows = await rows(sql`select l.id, l.module_id from lessons l join modules m on m.id = l.module_id where m.available = 'yes'`);
+  const lessonIds = lessonRows.map((r) => String(r.id));
+  const categories = (
+    await rows(sql`select category_slug as slug from flashcard_cards group by category_slug having count(*) >= 8`).catch(() => [])
+  ).map((r) => String(r.slug));
+  await pool.end();
+  if (!lessonIds.length || !categories.length)
+    throw new Error(`seed has no lessons (${lessonIds.length}) or flashcard categories (${categories.length})`);
+
+  // ——— the worker ———
+  const wrangler = spawn(
+    "npx",
+    ["wrangler", "dev", "--port", port, "--ip", "127.0.0.1", "--persist-to", `${dataDir}/wrangler`, "--env-file", vars].concat([
+      "--show-interactive-dev-session=false",
+      "--log-level",
+      "error",
+    ]),
+    {
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", WRANGLER_LOG_SANITIZE: "true" },
+    },
+  );
+  children.add(wrangler);
+  for (const deadline = Date.now() + 120_000; ;) {
+    if (Date.now() > deadline) throw new Error("the worker did not become ready in 120 s");
+    const ok = await fetch(`${base}/signin`).then(
+      (r) => r.status < 500,
+      () => false,
+    );
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  log(`${LEARNERS} learners + 1 admin, ${moduleIds.length} modules, ${lessonIds.length} lessons, ${categories.length} flashcard categories`);
+
+  // ——— requests, recorded ———
+  const samples = []; // { action, status, ms, at, retryAfter, error }
+  const runStart = performance.now();
+  const now = () => performance.now() - runStart;
+  /** One request, bounded by TIMEOUT_MS (body read included); never throws. */
+  async function hit(action, path, { cookie, method = "GET", form, body, headers = {}, read = "text" } = {}) {
+    const started = performance.now();
+    const sample = { action, status: 0, ms: 0, at: now(), retryAfter: null, error: null };
+    let text = "";
+    let response;
+    try {
+      const init = {
+        method,
+        redirect: "manual",
+        headers: { ...headers, ...(cookie ? { Cookie: cookie } : {}) },
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      };
+      if (form) {
+        init.body = new URLSearchParams(form);
+        init.headers["Content-Type"] = "application/x-www-form-urlencoded";
+      } else if (body) init.body = body;
+      response = await fetch(base + path, init);
+      sample.status = response.status;
+      sample.retryAfter = response.headers.get("Retry-After");
+      text = read === "text" ? await response.text() : (await response.arrayBuffer(), "");
+    } catch (error) {
+      sample.error =
+        error?.name === "TimeoutError" || error?.name === "AbortError" ? "timeout" : `network: ${error?.cause?.code ?? error?.message}`;
+    }
+    sample.ms = performance.now() - started;
+    samples.push(sample);
+    return { status: sample.status, text, location: response?.headers.get("Location") ?? null, ok: !sample.error, sample };
+  }
+
+  // ——— acknowledged writes ———
+  const acked = { comments: [], completions: [], chat: [], games: [], answers: [], attempts: [], names: new Map(), flag: null };
+  const attemptedNames = new Map(); // user → names sent after the last acknowledged one (may or may not have landed)
+  const attemptedFlags = [];
+  const pick = (list) => list[Math.floor(Math.random() * list.length)];
+  const think = () => new Promise((r) => setTimeout(r, 150 + Math.random() * 500));
+  const redirected = (r) => r.status === 302 || r.status === 303;
+
+  /** 2 s of a 220 Hz tone, 16 kHz mono 16-bit PCM WAV. */
+  function wav(seconds = 2) {
+    const rate = 16_000;
+    const count = rate * seconds;
+    const bytes = Buffer.alloc(44 + count * 2);
+    bytes.write("RIFF", 0, "ascii");
+    bytes.writeUInt32LE(36 + count * 2, 4);
+    bytes.write("WAVEfmt ", 8, "ascii");
+    bytes.writeUInt32LE(16, 16);
+    bytes.writeUInt16LE(1, 20);
+    bytes.writeUInt16LE(1, 22);
+    bytes.writeUInt32LE(rate, 24);
+    bytes.writeUInt32LE(rate * 2, 28);
+    bytes.writeUInt16LE(2, 32);
+    bytes.writeUInt16LE(16, 34);
+    bytes.write("data", 36, "ascii");
+    bytes.writeUInt32LE(count * 2, 40);
+    for (let i = 0; i < count; i++) bytes.writeInt16LE(Math.round(9000 * Math.sin((2 * Math.PI * 220 * i) / rate)), 44 + i * 2);
+    return bytes;
+  }
+  const recording = wav();
+
+  let seq = 0;
+  const actions = {
+    async courses(l) {
+      await hit("GET /courses", "/courses", { cookie: l.cookie });
+    },
+    async module(l) {
+      await hit("GET module", `/courses/modules/${pick(moduleIds)}`, { cookie: l.cookie });
+    },
+    async lesson(l) {
+      await hit("GET lesson", `/courses/lessons/${pick(lessonIds)}`, { cookie: l.cookie });
+    },
+    async comment(l) {
+      const lessonId = pick(lessonIds);
+      const content = `Comentário de carga ${l.index}-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
+      const r = await hit("POST comment", `/courses/lessons/${lessonId}`, {
+        cookie: l.cookie,
+        method: "POST",
+        form: { intent: "comment", content },
+      });
+      if (redirected(r)) acked.comments.push({ userId: l.id, lessonId, content });
+    },
+    async complete(l) {
+      const lessonId = pick(lessonIds);
+      const r = await hit("POST complete", `/courses/lessons/${lessonId}`, { cookie: l.cookie, method: "POST", form: { intent: "complete" } });
+      if (redirected(r)) acked.completions.push({ userId: l.id, lessonId });
+    },
+    async chat(l) {
+      if (!l.conversationId) {
+        const opened = await hit("GET chat (open)", "/chat-with-nika/english", { cookie: l.cookie });
+        const match = /[?&]c=([0-9a-f-]{36})/.exec(opened.location ?? "");
+        if (!match) return;
+        l.conversationId = match[1];
+      }
+      const text = `I like load tests ${l.index}-${++seq}`;
+      const r = await hit("POST chat message (SSE)", `/resources/chat/${l.conversationId}/messages`, {
+        cookie: l.cookie,
+        method: "POST",
+        form: { text },
+        headers: { Accept: "text/event-stream" },
+      });
+      if (r.status === 200 && r.text.includes("event: done")) acked.chat.push({ userId: l.id, conversationId: l.conversationId, text });
+      else if (r.ok && r.status < 500 && !r.text.includes("event: error")) r.sample.note = "sse-without-done";
+    },
+    async flashcards(l) {
+      const started = await hit("POST flashcards start", "/flashcard-v2?index", {
+        cookie: l.cookie,
+        method: "POST",
+        form: { intent: "start", category: pick(categories) },
+      });
+      const match = /\/flashcard-v2\/([0-9a-f-]{36})/.exec(started.location ?? "");
+      if (!redirected(started) || !match) return;
+      const gameId = match[1];
+      acked.games.push({ userId: l.id, gameId });
+      for (let q = 1; q <= 3; q++) {
+        await think();
+        const page = await hit("GET flashcards question", `/flashcard-v2/${gameId}?q=${q}`, { cookie: l.cookie });
+        const position = /name="position"[^>]*value="(\d+)"|value="(\d+)"[^>]*name="position"/.exec(page.text);
+        const options = [...page.text.matchAll(/name="optionId"[^>]*value="([0-9a-f-]{36})"|value="([0-9a-f-]{36})"[^>]*name="optionId"/g)].map(
+          (m) => m[1] ?? m[2],
+        );
+        if (!position || !options.length) return;
+        const chosenId = pick(options);
+        const pos = Number(position[1] ?? position[2]);
+        const answered = await hit("POST flashcards answer", `/flashcard-v2/${gameId}`, {
+          cookie: l.cookie,
+          method: "POST",
+          form: { intent: "answer", position: String(pos), optionId: chosenId },
+        });
+        if (redirected(answered)) acked.answers.push({ gameId, position: pos, chosenId });
+        else return;
+      }
+    },
+    async pronunciation(l) {
+      const form = new FormData();
+      form.set("intent", "attempt");
+      form.set("audio", new Blob([recording], { type: "audio/wav" }), "gravacao.wav");
+      const r = await hit("POST pronunciation attempt", "/pronunciation-game/1", { cookie: l.cookie, method: "POST", body: form });
+      if (redirected(r)) acked.attempts.push({ userId: l.id, location: r.location });
+    },
+    async profile(l) {
+      const name = `Aluno Carga ${l.index} v${++seq}`;
+      const r = await hit("POST profile name", "/config?index", { cookie: l.cookie, method: "POST", form: { intent: "name", name } });
+      if (redirected(r)) {
+        acked.names.set(l.id, name);
+        attemptedNames.set(l.id, []);
+      } else attemptedNames.set(l.id, [...(attemptedNames.get(l.id) ?? []), name]);
+    },
+  };
+  const MIX = [
+    ["courses", 14],
+    ["module", 10],
+    ["lesson", 16],
+    ["comment", 10],
+    ["complete", 6],
+    ["chat", 12],
+    ["flashcards", 10],
+    ["pronunciation", 8],
+    ["profile", 5],
+  ];
+  const weightTotal = MIX.reduce((sum, [, w]) => sum + w, 0);
+  const pickAction = () => {
+    let roll = Math.random() * weightTotal;
+    for (const [name, weight] of MIX) if ((roll -= weight) < 0) return name;
+    return MIX[0][0];
+  };
+
+  const endAt = SECONDS * 1000;
+  async function learnerLoop(l) {
+    await new Promise((r) => setTimeout(r, Math.random() * 1000)); // staggered arrival
+    while (now() < endAt) {
+      await actions[pickAction()](l);
+      await think();
+    }
+  }
+  async function adminLoop() {
+    let value = false;
+    while (now() < endAt) {
+      await new Promise((r) => setTimeout(r, 4000 + Math.random() * 2000));
+      if (now() >= endAt) break;
+      value = !value;
+      const r = await hit("POST admin flag", "/admin?index", {
+        cookie: admin.cookie,
+        method: "POST",
+        form: { key: ADMIN_FLAG, value: String(value) },
+      });
+      if (redirected(r) || r.status === 200) {
+        acked.flag = value;
+        attemptedFlags.length = 0;
+      } else attemptedFlags.push(value);
+      await hit("GET /admin", "/admin", { cookie: admin.cookie });
+    }
+  }
+
+  // ——— the fault: stop the database process, wait, start it again ———
+  const fault = { stoppedAt: null, startedAt: null, firstOkAfter: null };
+  async function faultLoop() {
+    await new Promise((r) => setTimeout(r, FAULT_AT_MS));
+    log(`fault: stopping the database (${(now() / 1000).toFixed(1)} s)`);
+    await stopDatabase();
+    fault.stoppedAt = now();
+    await new Promise((r) => setTimeout(r, OUTAGE_MS));
+    await startDatabase();
+    fault.startedAt = now();
+    log(`fault: database started again (${(now() / 1000).toFixed(1)} s, down ${((fault.startedAt - fault.stoppedAt) / 1000).toFixed(1)} s)`);
+  }
+
+  log(`running ${SECONDS} s${opts.fault ? `, database stopped at ${FAULT_AT_MS / 1000} s for ${OUTAGE_MS / 1000} s` : ""}…`);
+  await Promise.all([...learners.map(learnerLoop), adminLoop(), ...(opts.fault ? [faultLoop()] : [])]);
+  const wall = now() / 1000;
+  // Let background work (chat replies persisted after the stream) settle before checking.
+  await new Promise((r) => setTimeout(r, 3000));
+
+  // ——— figures ———
+  const byAction = new Map();
+  for (const s of samples) {
+    const entry = byAction.get(s.action) ?? { ms: [], statuses: new Map() };
+    entry.ms.push(s.ms);
+    const key = s.error ? s.error.split(":")[0] : String(s.status);
+    entry.statuses.set(key, (entry.statuses.get(key) ?? 0) + 1);
+    byAction.set(s.action, entry);
+  }
+  console.log(
+    `\n${samples.length} requests in ${wall.toFixed(1)} s (${(samples.length / wall).toFixed(1)} req/s), ${LEARNERS} learners + 1 admin`,
+  );
+  console.log(`${"action".padEnd(28)} ${"n".padStart(5)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)}  statuses`);
+  for (const [action, { ms, statuses }] of [...byAction].sort()) {
+    const counts = [...statuses].map(([k, v]) => `${k}×${v}`).join(" ");
+    console.log(
+      `${action.padEnd(28)} ${String(ms.length).padStart(5)} ${percentile(ms, 0.5).toFixed(0).padStart(8)} ${percentile(ms, 0.95).toFixed(0).padStart(8)}  ${counts}`,
+    );
+  }
+  const timeouts = samples.filter((s) => s.error === "timeout");
+  const network = samples.filter((s) => s.error && s.error !== "timeout");
+  const inOutage = (s) => fault.stoppedAt !== null && s.at + s.ms >= fault.stoppedAt - 1000 && s.at <= (fault.startedAt ?? Infinity) + 15_000;
+  const unavailable = samples.filter((s) => s.status === 503);
+  const expected503 = opts.fault ? unavailable.filter((s) => s.retryAfter && inOutage(s)) : [];
+  const serverErrors = samples.filter((s) => s.status >= 500 && !expected503.includes(s));
+  const refused = samples.filter((s) => s.status >= 400 && s.status < 500);
+  console.log(
+    `\n≥500: ${serverErrors.length} · timeouts (> ${TIMEOUT_MS / 1000} s): ${timeouts.length} · network errors: ${network.length} · 4xx: ${refused.length}` +
+      (opts.fault ? ` · 503 with Retry-After during the outage (expected): ${expected503.length}` : ""),
+  );
+  if (serverErrors.length) {
+    const examples = new Map();
+    for (const s of serverErrors) examples.set(`${s.action} ${s.status}`, (examples.get(`${s.action} ${s.status}`) ?? 0) + 1);
+    console.log(`  ≥500 by action: ${[...examples].map(([k, v]) => `${k}×${v}`).join(", ")}`);
+  }
+  if (network.length) console.log(`  network errors: ${[...new Set(network.map((s) => s.error))].join(", ")}`);
+  const results = {
+    learners: LEARNERS,
+    seconds: SECONDS,
+    fault: opts.fault,
+    requests: samples.length,
+    perAction: Object.fromEntries(
+      [...byAction].map(([a, { ms, statuses }]) => [
+        a,
+        { n: ms.length, p50: percentile(ms, 0.5), p95: percentile(ms, 0.95), statuses: Object.fromEntries(statuses) },
+      ]),
+    ),
+    serverErrors: serverErrors.length,
+    timeouts: timeouts.length,
+    networkErrors: network.length,
+    refused4xx: refused.length,
+  };
+  if (opts.fault) {
+    const afterRestart = samples.filter((s) => fault.startedAt !== null && s.at >= fault.startedAt).sort((a, b) => a.at - b.at);
+    const firstOk = afterRestart.find((s) => s.status >= 200 && s.status < 400);
+    const during = samples.filter((s) => fault.stoppedAt !== null && s.at >= fault.stoppedAt && s.at <= fault.startedAt);
+    const late503 = unavailable.filter((s) => !expected503.includes(s));
+    const lastFailure = samples
+      .filter((s) => (s.status >= 500 || s.error) && fault.startedAt !== null && s.at >= fault.startedAt)
+      .reduce((max, s) => Math.max(max, s.at + s.ms), fault.startedAt ?? 0);
+    results.faultRun = {
+      outageSeconds: (fault.startedAt - fault.stoppedAt) / 1000,
+      expected503: expected503.length,
+      unexpected503: late503.length,
+      requestsDuringOutage: during.length,
+      maxLatencyDuringOutageMs: Math.max(0, ...during.map((s) => s.ms)),
+      firstSuccessAfterRestartMs: firstOk ? firstOk.at + firstOk.ms - fault.startedAt : null,
+      lastFailureAfterRestartMs: lastFailure - fault.startedAt,
+    };
+    console.log(
+      `fault: database down ${results.faultRun.outageSeconds.toFixed(1)} s; ${during.length} requests started meanwhile, slowest ${results.faultRun.maxLatencyDuringOutageMs.toFixed(0)} ms; ` +
+        `503+Retry-After ${expected503.length} (outside the window: ${late503.length}); first success ${(results.faultRun.firstSuccessAfterRestartMs ?? NaN).toFixed(0)} ms after the restart, last failure ${results.faultRun.lastFailureAfterRestartMs.toFixed(0)} ms after it`,
+    );
+  }
+
+  // ——— checks in the database ———
+  const { pool: checkPool, db: checkDb } = connect(env);
+  const q = async (query) => (await checkDb.execute(query)).rows;
+  const failures = [];
+  const check = (ok, label, detail = "") => {
+    console.log(`${ok ? "✔" : "✘"} ${label}${detail ? ` — ${detail}` : ""}`);
+    if (!ok) failures.push(label);
+  };
+  const ids = learners.map((l) => l.id);
+  const idList = sql.join(
+    ids.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
+
+  const commentRows = await q(sql`select user_id, lesson_id, content from lesson_comments where user_id in (${idList})`);
+  const commentKeys = new Set(commentRows.map((r) => `${r.user_id}|${r.lesson_id}|${r.content}`));
+  const lostComments = acked.comments.filter((c) => !commentKeys.has(`${c.userId}|${c.lessonId}|${c.content}`));
+  check(
+    lostComments.length === 0,
+    `comments: ${acked.comments.length} acknowledged, all present`,
+    lostComments.length ? `${lostComments.length} missing` : "",
+  );
+
+  const progressRows = await q(sql`select user_id, lesson_id from user_lesson_progress where completed and user_id in (${idList})`);
+  const progressKeys = new Set(progressRows.map((r) => `${r.user_id}|${r.lesson_id}`));
+  const lostCompletions = acked.completions.filter((c) => !progressKeys.has(`${c.userId}|${c.lessonId}`));
+  check(
+    lostCompletions.length === 0,
+    `completions: ${acked.completions.length} acknowledged, all present`,
+    lostCompletions.length ? `${lostCompletions.length} missing` : "",
+  );
+
+  const chatRows = await q(sql`
+    select c.user_id, m.conversation_id, m.text, m.status from chat_messages m join chat_conversations c on c.id = m.conversation_id
+    where m.role = 'user' and c.user_id in (${idList})`);
+  const chatKeys = new Set(chatRows.filter((r) => r.status === "complete").map((r) => `${r.conversation_id}|${r.text}`));
+  const lostChat = acked.chat.filter((m) => !chatKeys.has(`${m.conversationId}|${m.text}`));
+  check(
+    lostChat.length === 0,
+    `chat messages: ${acked.chat.length} acknowledged (SSE done), all present`,
+    lostChat.length ? `${lostChat.length} missing` : "",
+  );
+
+  const gameRows = await q(sql`select id from flashcard_games where user_id in (${idList})`);
+  const gameIds = new Set(gameRows.map((r) => String(r.id)));
+  const lostGames = acked.games.filter((g) => !gameIds.has(g.gameId));
+  check(
+    lostGames.length === 0,
+    `flashcard games: ${acked.games.length} acknowledged, all present`,
+    lostGames.length ? `${lostGames.length} missing` : "",
+  );
+  const answerRows = await q(sql`select q.game_id, q.position, q.chosen_id from flashcard_questions q join flashcard_games g on g.id = q.game_id
+    where q.answered_at is not null and g.user_id in (${idList})`);
+  const answerKeys = new Set(answerRows.map((r) => `${r.game_id}|${r.position}|${r.chosen_id}`));
+  const lostAnswers = acked.answers.filter((a) => !answerKeys.has(`${a.gameId}|${a.position}|${a.chosenId}`));
+  check(
+    lostAnswers.length === 0,
+    `flashcard answers: ${acked.answers.length} acknowledged, all present`,
+    lostAnswers.length ? `${lostAnswers.length} missing` : "",
+  );
+
+  const attemptRows = await q(sql`select user_id, id, status from pronunciation_attempts where user_id in (${idList})`);
+  const attemptsByUser = new Map();
+  for (const r of attemptRows) attemptsByUser.set(String(r.user_id), [...(attemptsByUser.get(String(r.user_id)) ?? []), r]);
+  const ackedAttemptsByUser = new Map();
+  for (const a of acked.attempts) ackedAttemptsByUser.set(a.userId, (ackedAttemptsByUser.get(a.userId) ?? 0) + 1);
+  const shortAttempts = [...ackedAttemptsByUser].filter(
+    ([u, n]) => (attemptsByUser.get(u) ?? []).filter((r) => r.status === "scored").length < n,
+  );
+  check(
+    shortAttempts.length === 0,
+    `pronunciation attempts: ${acked.attempts.length} acknowledged, all present and scored`,
+    shortAttempts.length ? `${shortAttempts.length} learners short` : "",
+  );
+  const stuck = attemptRows.filter((r) => r.status === "scoring").length;
+
+  const nameRows = await q(sql`select id, name from users where id in (${idList})`);
+  const names = new Map(nameRows.map((r) => [String(r.id), r.name]));
+  const wrongNames = [...acked.names].filter(([u, name]) => names.get(u) !== name && !(attemptedNames.get(u) ?? []).includes(names.get(u)));
+  check(
+    wrongNames.length === 0,
+    `profile names: ${acked.names.size} learners' last acknowledged name present`,
+    wrongNames.length ? `${wrongNames.length} differ` : "",
+  );
+
+  if (acked.flag !== null) {
+    const [flag] = await q(sql`select config_value from app_config where config_key = ${ADMIN_FLAG}`);
+    const value = flag?.config_value;
+    check(
+      value === acked.flag || attemptedFlags.includes(value),
+      `admin flag ${ADMIN_FLAG}: last acknowledged value (${acked.flag}) present`,
+      `stored ${value}`,
+    );
+  }
+
+  // Credits: balance = ledger sum, never negative; every net credit matches what it paid for.
+  const credit = await q(sql`
+    select u.id, u.monthly_credits as balance,
+      coalesce((select sum(delta) from credit_ledger l where l.user_id = u.id), 0)::int as ledger,
+      coalesce((select min(balance_after) from credit_ledger l where l.user_id = u.id), 0)::int as lowest,
+      (select count(*) from credit_ledger l where l.user_id = u.id and reason = 'chat_message')::int as chat_debits,
+      (select count(*) from credit_ledger l where l.user_id = u.id and reason in ('refund:provider_failed', 'refund:not_understood', 'refund:server_error'))::int as chat_refunds,
+      (select count(*) from chat_messages m join chat_conversations c on c.id = m.conversation_id
+        where c.user_id = u.id and m.role = 'user' and m.status <> 'failed')::int as chat_kept,
+      (select count(*) from credit_ledger l where l.user_id = u.id and reason = 'flashcards')::int as game_debits,
+      (select count(*) from flashcard_games g where g.user_id = u.id)::int as games,
+      (select count(*) from credit_ledger l where l.user_id = u.id and reason = 'pronunciation')::int as attempt_debits,
+      (select count(*) from credit_ledger l where l.user_id = u.id and reason = 'refund:pronunciation')::int as attempt_refunds,
+      (select count(*) from pronunciation_attempts a where a.user_id = u.id)::int as attempts,
+      (select count(*) from pronunciation_attempts a where a.user_id = u.id and a.status = 'failed')::int as attempts_failed
+    from users u where u.id in (${idList})`);
+  const unbalanced = credit.filter((r) => Number(r.balance) !== Number(r.ledger));
+  const negative = credit.filter((r) => Number(r.balance) < 0 || Number(r.lowest) < 0);
+  check(
+    unbalanced.length === 0,
+    `credits: every learner's balance equals its ledger sum (${credit.length} learners)`,
+    unbalanced.length ? `${unbalanced.length} differ` : "",
+  );
+  check(negative.length === 0, "credits: no balance ever negative");
+  const chatMismatch = credit.filter((r) => r.chat_debits - r.chat_refunds !== r.chat_kept);
+  check(
+    chatMismatch.length === 0,
+    "chat: credits kept = learner messages kept (no credit without its message, nor the reverse)",
+    chatMismatch.length ? `${chatMismatch.length} learners, e.g. ${JSON.stringify(chatMismatch[0])}` : "",
+  );
+  const gameMismatch = credit.filter((r) => r.game_debits !== r.games);
+  check(gameMismatch.length === 0, "flashcards: one credit per game", gameMismatch.length ? `${gameMismatch.length} learners` : "");
+  const attemptMismatch = credit.filter((r) => r.attempt_debits !== r.attempts || r.attempt_refunds !== r.attempts_failed);
+  check(
+    attemptMismatch.length === 0 && stuck === 0,
+    "pronunciation: one credit per attempt, one refund per failed attempt, none left 'scoring'",
+    attemptMismatch.length || stuck ? `${attemptMismatch.length} learners differ, ${stuck} stuck` : "",
+  );
+  await checkPool.end();
+
+  check(
+    serverErrors.length === 0,
+    `0 responses ≥ 500${opts.fault ? " outside the expected 503s" : ""}`,
+    serverErrors.length ? String(serverErrors.length) : "",
+  );
+  check(timeouts.length === 0, `0 timeouts (> ${TIMEOUT_MS / 1000} s)`, timeouts.length ? String(timeouts.length) : "");
+  check(network.length === 0, "0 network errors");
+  if (opts.fault) {
+    check(results.faultRun.unexpected503 === 0, "every 503 fell within the outage (+15 s) and carried Retry-After");
+    check(results.faultRun.firstSuccessAfterRestartMs !== null, "the app recovered without a restart");
+  }
+  results.acknowledged = {
+    comments: acked.comments.length,
+    completions: acked.completions.length,
+    chat: acked.chat.length,
+    games: acked.games.length,
+    answers: acked.answers.length,
+    attempts: acked.attempts.length,
+    names: acked.names.size,
+  };
+  results.failures = failures;
+  console.log(
+    `\nacknowledged writes: ${Object.entries(results.acknowledged)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ")}`,
+  );
+  console.log(`outcome: ${failures.length ? `FAILED (${failures.join("; ")})` : "all checks passed"}`);
+  console.log("(loopback, wrangler dev + embedded Postgres behind the bridge, fake AI provider/scorer; figures from a shared 2-core machine)");
+  mkdirSync("bench/results", { recursive: true });
+  writeFileSync(`bench/results/load${opts.fault ? "-fault" : ""}.json`, JSON.stringify(results, null, 2));
+  exitCode = failures.length ? 1 : 0;
+} catch (error) {
+  console.error(error);
+  exitCode = 1;
+} finally {
+  stopAll();
+}
+setTimeout(() => process.exit(exitCode), 1500);

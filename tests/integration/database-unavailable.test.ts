@@ -1,0 +1,280 @@
+// The database going away (issue 13, item 5): the driver's real failures — a refused WebSocket, a
+// bridge that hangs up, one that never answers — are recognised by isDatabaseUnavailable and nothing
+// else is; a page whose loaders need the database answers 503 + Retry-After with the pt-BR screen
+// (through Remix's real request handler, entry.server.tsx and the root error boundary), a resource
+// route 503 JSON, an event-stream client its SSE error event; and the same context recovers when
+// the database is back. No process is killed here (bench/load.mjs --fault does that).
+import net from "node:net";
+import { PGlite } from "@electric-sql/pglite";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { neonConfig } from "@neondatabase/serverless";
+import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import WebSocket, { WebSocketServer } from "ws";
+import * as entryServer from "~/entry.server";
+import * as root from "~/root";
+import {
+  answeringDatabaseUnavailable,
+  createRequestDb,
+  DATABASE_UNAVAILABLE,
+  DB_CONNECT_TIMEOUT_MS,
+  DB_RETRY_AFTER_SECONDS,
+  isDatabaseUnavailable,
+  rowsOf,
+} from "~/server/db.server";
+import { getLoadContext } from "../../load-context";
+import { createTestDb, TEST_ENV } from "./harness";
+
+// workerd's react-dom/server (renderToReadableStream) is the browser build; Node's has none.
+vi.mock("react-dom/server", async () => await vi.importActual("react-dom/server.browser"));
+
+// The worker has a global WebSocket; Node 20 needs the ws package for the Neon driver.
+neonConfig.webSocketConstructor = WebSocket as never;
+
+/** A loopback port nobody listens on. */
+async function closedPort() {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const dbEnv = (wsPort: number, pgPort = 5432) => ({
+  DATABASE_URL: `postgres://postgres:postgres@127.0.0.1:${pgPort}/postgres`,
+  DB_WS_PROXY: `127.0.0.1:${wsPort}`,
+});
+
+/** What a query through a fresh request pool throws (and how long it took). */
+async function failureOf(env: ReturnType<typeof dbEnv>) {
+  const requestDb = createRequestDb(env);
+  const started = Date.now();
+  try {
+    await requestDb.db.execute(sql`select 1`);
+    return { error: undefined, ms: Date.now() - started };
+  } catch (error) {
+    return { error, ms: Date.now() - started };
+  } finally {
+    await requestDb.close();
+  }
+}
+
+describe("isDatabaseUnavailable on the driver's real failures", () => {
+  it("recognises a refused WebSocket (the bridge is down)", async () => {
+    const { error, ms } = await failureOf(dbEnv(await closedPort()));
+    expect(error).toBeInstanceOf(Error);
+    expect(isDatabaseUnavailable(error)).toBe(true);
+    expect(ms).toBeLessThan(DB_CONNECT_TIMEOUT_MS);
+  });
+
+  it("recognises a bridge that hangs up at once (Postgres behind it is down)", async () => {
+    const wss = new WebSocketServer({ host: "127.0.0.1", port: 0 });
+    wss.on("connection", (socket) => socket.terminate());
+    await new Promise((resolve) => wss.on("listening", resolve));
+    const { error } = await failureOf(dbEnv((wss.address() as net.AddressInfo).port));
+    wss.close();
+    expect(isDatabaseUnavailable(error)).toBe(true);
+  });
+
+  it("gives up on a bridge that never answers after the connect timeout, and recognises it", async () => {
+    const wss = new WebSocketServer({ host: "127.0.0.1", port: 0 });
+    await new Promise((resolve) => wss.on("listening", resolve));
+    const { error, ms } = await failureOf(dbEnv((wss.address() as net.AddressInfo).port));
+    for (const client of wss.clients) client.terminate();
+    wss.close();
+    expect(isDatabaseUnavailable(error)).toBe(true);
+    expect(ms).toBeGreaterThanOrEqual(DB_CONNECT_TIMEOUT_MS - 50);
+    expect(ms).toBeLessThan(DB_CONNECT_TIMEOUT_MS + 2_000);
+  });
+
+  it("does not take a constraint violation, bad SQL or another service's ECONNREFUSED for it", async () => {
+    const { db } = await createTestDb();
+    const duplicate = await db.execute(sql`insert into users (id) values (null)`).catch((e: unknown) => e);
+    const badSql = await db.execute(sql`select * from no_such_table`).catch((e: unknown) => e);
+    const mailDown = await fetch(`http://127.0.0.1:${await closedPort()}/emails`).catch((e: unknown) => e);
+    for (const error of [duplicate, badSql, mailDown, new Error("Connection terminated unexpectedly"), null, "x"]) {
+      expect(isDatabaseUnavailable(error)).toBe(false);
+    }
+    // mailDown is the same ECONNREFUSED, raised by fetch: only the database driver's own is tagged.
+    expect(String((mailDown as Error & { cause?: Error }).cause?.message ?? "")).toMatch(/ECONNREFUSED/);
+  });
+});
+
+// A database that can come and go: PGlite served over the Postgres protocol, behind a WebSocket→TCP
+// bridge (what scripts/db-server.mjs does, without its one-at-a-time lock: these requests are serial).
+let pglite: PGlite;
+let pgServer: PGLiteSocketServer | undefined;
+let pgPort: number;
+let wss: WebSocketServer | undefined;
+let wsPort: number;
+
+async function startBridge() {
+  wss = new WebSocketServer({ host: "127.0.0.1", port: wsPort });
+  wss.on("connection", (socket) => {
+    const tcp = net.connect({ host: "127.0.0.1", port: pgPort });
+    socket.on("message", (data) => tcp.write(data as Buffer));
+    tcp.on("data", (chunk) => socket.readyState === socket.OPEN && socket.send(chunk));
+    const hangUp = () => (tcp.destroy(), socket.terminate());
+    tcp.on("error", hangUp);
+    tcp.on("close", hangUp);
+    socket.on("close", hangUp);
+  });
+  await new Promise((resolve) => wss!.on("listening", resolve));
+}
+async function stopBridge() {
+  for (const client of wss?.clients ?? []) client.terminate();
+  await new Promise((resolve) => wss?.close(resolve));
+  wss = undefined;
+}
+
+/** The worker's build reduced to the real root route (loader: flags + session; the boundary), a
+ * page under it that reads the database, and a resource route that does. */
+function buildWith(): ServerBuild {
+  const pageModule = {
+    loader: async ({ context }: { context: { db: { execute: (q: unknown) => Promise<unknown> } } }) =>
+      rowsOf(await context.db.execute(sql`select 1 as one`)),
+    default: () => null,
+  };
+  const resourceModule = {
+    loader: async ({ context }: { context: { db: { execute: (q: unknown) => Promise<unknown> } } }) =>
+      Response.json(rowsOf(await context.db.execute(sql`select 1 as one`))),
+  };
+  const manifestRoute = (id: string, parentId: string | undefined, path: string, hasErrorBoundary: boolean, hasDefault = true) => ({
+    id,
+    parentId,
+    path,
+    module: `/${id}.js`,
+    imports: [],
+    hasAction: false,
+    hasLoader: true,
+    hasClientAction: false,
+    hasClientLoader: false,
+    hasErrorBoundary,
+    ...(hasDefault ? {} : { hasDefault: false }),
+  });
+  return {
+    mode: "production",
+    entry: { module: entryServer },
+    routes: {
+      root: { id: "root", path: "", module: root as never },
+      "routes/page": { id: "routes/page", parentId: "root", path: "page", module: pageModule as never },
+      "routes/resource": { id: "routes/resource", parentId: "root", path: "resource", module: resourceModule as never },
+    },
+    assets: {
+      entry: { module: "/entry.client.js", imports: [] },
+      routes: {
+        root: manifestRoute("root", undefined, "", true),
+        "routes/page": manifestRoute("routes/page", "root", "page", false),
+        "routes/resource": manifestRoute("routes/resource", "root", "resource", false, false),
+      },
+      url: "/manifest.js",
+      version: "test",
+    },
+    publicPath: "/",
+    assetsBuildDirectory: "build/client",
+    future: {
+      v3_fetcherPersist: true,
+      v3_relativeSplatPath: true,
+      v3_throwAbortReason: true,
+      v3_singleFetch: true,
+      v3_lazyRouteDiscovery: true,
+    },
+    isSpaMode: false,
+    basename: undefined,
+  } as unknown as ServerBuild;
+}
+
+const handler = createRequestHandler(buildWith(), "production");
+
+/** One request the way server.ts serves it: a fresh load context (the real per-request pool), Remix, the 503 wrapper. */
+async function serve(path: string, headers: Record<string, string> = {}) {
+  const request = new Request(`http://nika.test${path}`, { headers });
+  const waits: Promise<unknown>[] = [];
+  const context = getLoadContext({
+    request,
+    context: {
+      cloudflare: {
+        env: { ...TEST_ENV, ...dbEnv(wsPort, pgPort) },
+        ctx: { waitUntil: (p: Promise<unknown>) => void waits.push(p), passThroughOnException: () => {} },
+        cf: {},
+        caches: undefined,
+      } as never,
+    },
+  });
+  const started = Date.now();
+  try {
+    const response = await answeringDatabaseUnavailable(request, context, () => handler(request, context));
+    return { response, body: await response.text(), ms: Date.now() - started };
+  } finally {
+    await context.closeDb();
+    await Promise.allSettled(waits);
+  }
+}
+
+beforeAll(async () => {
+  pglite = await PGlite.create();
+  const { migrate } = await import("drizzle-orm/pglite/migrator");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  await migrate(drizzle(pglite) as never, { migrationsFolder: "migrations" });
+  pgPort = await closedPort();
+  wsPort = await closedPort();
+  pgServer = new PGLiteSocketServer({ db: pglite, port: pgPort, host: "127.0.0.1", maxConnections: 16 });
+  await pgServer.start();
+  await startBridge();
+});
+
+afterAll(async () => {
+  await stopBridge();
+  await pgServer?.stop();
+  await pglite?.close();
+});
+
+describe("requests while the database is away, and after it is back (Remix's request handler)", () => {
+  it("serves the page while the database is up", async () => {
+    const { response, body } = await serve("/page");
+    expect(response.status).toBe(200);
+    expect(body).toContain("<html");
+  });
+
+  it("answers a page 503 with Retry-After and the pt-BR screen when the bridge is down", async () => {
+    await stopBridge();
+    const { response, body, ms } = await serve("/page");
+    expect(response.status).toBe(503);
+    expect(response.headers.get("Retry-After")).toBe(String(DB_RETRY_AFTER_SECONDS));
+    expect(response.headers.get("Content-Type")).toMatch(/text\/html/);
+    expect(body).toContain(DATABASE_UNAVAILABLE.title);
+    expect(body).toContain(DATABASE_UNAVAILABLE.message);
+    expect(body).toMatch(new RegExp(`<h1[^>]*>${DATABASE_UNAVAILABLE.title}</h1>`));
+    expect(ms).toBeLessThan(DB_CONNECT_TIMEOUT_MS);
+  });
+
+  it("answers a resource route 503 JSON, and an event-stream client its SSE error event", async () => {
+    const json = await serve("/resource");
+    expect(json.response.status).toBe(503);
+    expect(json.response.headers.get("Retry-After")).toBe(String(DB_RETRY_AFTER_SECONDS));
+    expect(JSON.parse(json.body)).toMatchObject({ code: "database_unavailable", error: DATABASE_UNAVAILABLE.message });
+    const sse = await serve("/resource", { Accept: "text/event-stream" });
+    expect(sse.response.status).toBe(503);
+    expect(sse.response.headers.get("Content-Type")).toMatch(/text\/event-stream/);
+    expect(sse.body).toMatch(/^event: error\ndata: \{.*"status":503.*\}\n\n$/);
+    expect(sse.body).toContain(DATABASE_UNAVAILABLE.message);
+  });
+
+  it("answers 503 too when the bridge is up but Postgres behind it is down", async () => {
+    await pgServer!.stop();
+    pgServer = undefined;
+    await startBridge();
+    const { response, body } = await serve("/page");
+    expect(response.status).toBe(503);
+    expect(body).toContain(DATABASE_UNAVAILABLE.title);
+  });
+
+  it("serves the page again once the database is back, without a restart", async () => {
+    pgServer = new PGLiteSocketServer({ db: pglite, port: pgPort, host: "127.0.0.1", maxConnections: 16 });
+    await pgServer.start();
+    const { response, body } = await serve("/page");
+    expect(response.status).toBe(200);
+    expect(body).not.toContain(DATABASE_UNAVAILABLE.title);
+  });
+});
