@@ -1,7 +1,7 @@
 import { data, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData, isRouteErrorResponse } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
-import { ErrorScreen, isFeatureDisabledError, isNotFound } from "~/components/ErrorScreen";
+import { ErrorScreen, isFeatureDisabledError, isNotFound, isServiceUnavailableError } from "~/components/ErrorScreen";
 import { Toaster } from "~/components/Toaster";
 import { emailChangeLinkTarget, useConfirmationHashToast } from "~/features/account/email-change-links";
 import { InstallPrompt, OfflineBanner, UpdateToast } from "~/features/pwa";
@@ -29,7 +29,9 @@ export const meta: MetaFunction = ({ error }) => [
         ? "Página não encontrada — Nika"
         : isFeatureDisabledError(error)
           ? "Recurso Temporariamente Indisponível — Nika"
-          : "Algo deu errado — Nika",
+          : isServiceUnavailableError(error)
+            ? "Serviço temporariamente indisponível — Nika"
+            : "Algo deu errado — Nika",
   },
   { name: "description", content: "Aprenda inglês conversando com a Nika, sua professora com inteligência artificial." },
 ];

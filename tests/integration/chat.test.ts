@@ -16,7 +16,7 @@ import { systemPrompt } from "~/features/chat/prompts";
 import { encodeWav } from "~/lib/audio/wav";
 import { NIKA_UNAVAILABLE } from "~/server/ai/index.server";
 import { getBalance } from "~/server/credits.server";
-import type { Database } from "~/server/db.server";
+import { DatabaseUnavailableError, type Database } from "~/server/db.server";
 import { appConfig, chatMessages, creditLedger, lessons, modules, users } from "~/server/schema";
 import { chatError, useChatWorld } from "./chat-world";
 import { freePort } from "./fake-upstream";
@@ -344,6 +344,26 @@ describe("toEventStream", () => {
         const [event, data] = block.split("\n");
         return { event: event!.replace("event: ", ""), data: JSON.parse(data!.replace("data: ", "")) as Record<string, unknown> };
       });
+
+  it("answers a database outage before the first token as 503 with its message, not a server error", async () => {
+    // eslint-disable-next-line require-yield -- a stream that fails before its first item
+    async function* outage(): AsyncGenerator<never, SendResult> {
+      throw new DatabaseUnavailableError(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5488"), { code: "ECONNREFUSED" }));
+    }
+    const response = await toEventStream(outage());
+    expect(response.status).toBe(503);
+    expect(parse(await response.text())).toEqual([
+      {
+        event: "error",
+        data: {
+          code: "DATABASE_UNAVAILABLE",
+          title: "Serviço temporariamente indisponível",
+          message: "Não conseguimos acessar os dados agora. Tente novamente em alguns segundos.",
+          status: 503,
+        },
+      },
+    ]);
+  });
 
   it("streams tokens then done", async () => {
     const user = await newUser(2);

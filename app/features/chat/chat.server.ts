@@ -14,6 +14,7 @@ import { isUuid } from "~/lib/ids";
 import { getAiProviders, NIKA_UNAVAILABLE } from "~/server/ai/index.server";
 import { ProviderError, toProviderError, type AiProviders, type ProviderErrorKind, type ProviderOptions } from "~/server/ai/types";
 import { refundCredits, spendCreditsGated } from "~/server/credits.server";
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "~/server/db.server";
 import { getFlags } from "~/server/flags.server";
 import { appConfig, chatConversations, chatMessages, lessons, users, type ChatConversation, type ChatMessageRow } from "~/server/schema";
 import { CHAT_AUDIO_FOLDER, mediaBucket, putObject } from "~/server/storage.server";
@@ -647,6 +648,11 @@ function itemEvent(item: StreamItem): ChatStreamEvent {
 
 function errorEvent(error: unknown): ChatStreamEvent {
   if (error instanceof ChatError) return { event: "error", data: { code: error.code, message: error.message, status: error.status } };
+  if (isDatabaseUnavailable(error)) {
+    console.warn("chat stream: database unavailable");
+    const { title, message } = DATABASE_UNAVAILABLE;
+    return { event: "error", data: { code: "DATABASE_UNAVAILABLE", title, message, status: 503 } };
+  }
   console.error("chat stream failed", error);
   return { event: "error", data: { code: "SERVER_ERROR", title: CONNECTION_ERROR_TITLE, message: CONNECTION_ERROR_MESSAGE, status: 500 } };
 }
