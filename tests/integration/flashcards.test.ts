@@ -151,6 +151,24 @@ describe("starting a game", () => {
     expect(await getBalance(db, userId)).toBe(5);
   });
 
+  it("exactly 4 distinct groups is enough: the category is playable and a game starts with 4 options per question", async () => {
+    const userId = await newUser(5);
+    await db.insert(flashcardCategories).values({ slug: "justa", name: "Justa", tileAsset: "animais" });
+    await db.insert(flashcardCards).values(
+      ["um", "dois", "tres", "quatro"].map((word) => ({
+        categorySlug: "justa",
+        word,
+        translation: word,
+        distractorGroup: word,
+        imageAsset: "animais-dog",
+      })),
+    );
+    expect((await loadPicker(db, userId, NOW)).categories.find((c) => c.slug === "justa")).toMatchObject({ cardCount: 4, playable: true });
+    const started = await startGame(db, userId, { kind: "category", slug: "justa" }, NOW);
+    expect(started).toMatchObject({ ok: true });
+    expect(await getBalance(db, userId)).toBe(4);
+  });
+
   it("a small category makes a shorter game; hidden and deleted cards are never drawn", async () => {
     const userId = await newUser(5);
     await db.insert(flashcardCategories).values({ slug: "curta", name: "Curta", tileAsset: "animais" });
