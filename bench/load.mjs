@@ -18,7 +18,7 @@
 import { fork, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { percentile, requireFreePorts, writeBenchVars } from "./lib.mjs";
+import { percentile, requireFreePorts, toneWav, writeBenchVars } from "./lib.mjs";
 
 const { values: opts } = parseArgs({
   options: {
@@ -244,27 +244,7 @@ try {
   const think = () => new Promise((r) => setTimeout(r, 150 + Math.random() * 500));
   const redirected = (r) => r.status === 302 || r.status === 303;
 
-  /** 2 s of a 220 Hz tone, 16 kHz mono 16-bit PCM WAV. */
-  function wav(seconds = 2) {
-    const rate = 16_000;
-    const count = rate * seconds;
-    const bytes = Buffer.alloc(44 + count * 2);
-    bytes.write("RIFF", 0, "ascii");
-    bytes.writeUInt32LE(36 + count * 2, 4);
-    bytes.write("WAVEfmt ", 8, "ascii");
-    bytes.writeUInt32LE(16, 16);
-    bytes.writeUInt16LE(1, 20);
-    bytes.writeUInt16LE(1, 22);
-    bytes.writeUInt32LE(rate, 24);
-    bytes.writeUInt32LE(rate * 2, 28);
-    bytes.writeUInt16LE(2, 32);
-    bytes.writeUInt16LE(16, 34);
-    bytes.write("data", 36, "ascii");
-    bytes.writeUInt32LE(count * 2, 40);
-    for (let i = 0; i < count; i++) bytes.writeInt16LE(Math.round(9000 * Math.sin((2 * Math.PI * 220 * i) / rate)), 44 + i * 2);
-    return bytes;
-  }
-  const recording = wav();
+  const recording = toneWav();
 
   let seq = 0;
   const actions = {

@@ -10,7 +10,7 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { benchDb, firstVisitScripts, kb, percentile, requireFreePorts, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
+import { benchDb, firstVisitScripts, kb, percentile, requireFreePorts, signInAsLearner, toneWav, untilReady, writeBenchVars } from "./lib.mjs";
 
 const { values: opts } = parseArgs({
   options: {
@@ -51,27 +51,7 @@ await untilReady(child);
 
 const ms = (value) => `${value.toFixed(1)} ms`;
 
-/** 2 s of a 220 Hz tone, 16 kHz mono 16-bit PCM WAV (what the page's recorder sends). */
-function wav(seconds = 2) {
-  const rate = 16_000;
-  const count = rate * seconds;
-  const bytes = Buffer.alloc(44 + count * 2);
-  bytes.write("RIFF", 0, "ascii");
-  bytes.writeUInt32LE(36 + count * 2, 4);
-  bytes.write("WAVEfmt ", 8, "ascii");
-  bytes.writeUInt32LE(16, 16);
-  bytes.writeUInt16LE(1, 20);
-  bytes.writeUInt16LE(1, 22);
-  bytes.writeUInt32LE(rate, 24);
-  bytes.writeUInt32LE(rate * 2, 28);
-  bytes.writeUInt16LE(2, 32);
-  bytes.writeUInt16LE(16, 34);
-  bytes.write("data", 36, "ascii");
-  bytes.writeUInt32LE(count * 2, 40);
-  for (let i = 0; i < count; i++) bytes.writeInt16LE(Math.round(9000 * Math.sin((2 * Math.PI * 220 * i) / rate)), 44 + i * 2);
-  return bytes;
-}
-const recording = wav();
+const recording = toneWav();
 
 const results = { attempts: ATTEMPTS, scorerDelayMs: DELAY_MS };
 try {
