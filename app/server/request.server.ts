@@ -37,6 +37,10 @@ function statusCode(status: number) {
   return status === 413 ? "too_large" : status === 415 ? "unsupported_type" : status === 404 ? "not_found" : "bad_request";
 }
 
+/** The answer of a POST-only endpoint (e.g. /api/errors, the Stripe webhook) to any other method. */
+export const methodNotAllowed = () =>
+  Response.json({ error: "Método não permitido." }, { status: 405, headers: { Allow: "POST", "Cache-Control": "no-store" } });
+
 /** Thrown while counting bytes; turned into a 413 by the readers. */
 export class BodyTooLargeError extends Error {
   constructor(readonly limit: number) {

@@ -1,7 +1,6 @@
 // /comprar-creditos: the credit packs on sale and the way to Stripe's checkout (spec §7 create-credit-checkout,
 // §8, issue 12). Reached from 'Comprar mais créditos' (credits dialog, account tab) and 'Assinar Agora'.
 // Without JS the form posts and is redirected (303) to the checkout page; with JS the page opens it in a new tab.
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { publicOrigin } from "~/features/auth/accounts.server";
@@ -12,7 +11,7 @@ import { checkoutSchema } from "~/features/billing/schema";
 import type { RouteHandle } from "~/lib/access";
 import { requireUser } from "~/server/auth.server";
 import { isStripeConfigured } from "~/server/payments.server";
-import { readFormData } from "~/server/request.server";
+import { parseForm } from "~/server/request.server";
 
 export const handle: RouteHandle = { access: "user" };
 
@@ -30,7 +29,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
-  const submission = parseWithZod(await readFormData(request), { schema: checkoutSchema });
+  const submission = await parseForm(request, checkoutSchema);
   const refuse = (status: number, code: string, formErrors: string[]) =>
     data<CheckoutActionData>({ result: submission.reply({ formErrors }), code }, { status });
   if (submission.status !== "success") return data<CheckoutActionData>({ result: submission.reply(), code: "invalid" }, { status: 400 });

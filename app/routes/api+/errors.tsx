@@ -2,11 +2,9 @@ import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { INVALID_REPORT, MAX_BODY_BYTES, decodeReportBody, parseErrorReport, saveErrorReport } from "~/features/shell/error-report.server";
 import type { RouteHandle } from "~/lib/access";
 import { getSessionUser } from "~/server/auth.server";
-import { readBytes } from "~/server/request.server";
+import { methodNotAllowed, readBytes } from "~/server/request.server";
 
 export const handle: RouteHandle = { access: "public" };
-
-const methodNotAllowed = () => Response.json({ error: "Método não permitido." }, { status: 405, headers: { Allow: "POST" } });
 
 /** POST /api/errors — browser error reports (see ~/features/shell/report-error). */
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -5,14 +5,12 @@ import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { handleStripeEvent } from "~/features/billing/checkout.server";
 import type { RouteHandle } from "~/lib/access";
 import { verifyWebhookEvent } from "~/server/payments.server";
-import { readBytes, refusal } from "~/server/request.server";
+import { methodNotAllowed, readBytes, refusal } from "~/server/request.server";
 
 export const handle: RouteHandle = { access: "public" };
 
 /** Stripe's events are a few KB; a Checkout Session with its line items stays far below this. */
 const MAX_EVENT_BYTES = 512 * 1024;
-
-const methodNotAllowed = () => Response.json({ error: "Método não permitido." }, { status: 405, headers: { Allow: "POST" } });
 
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
