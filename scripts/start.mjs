@@ -5,6 +5,7 @@
 //
 // Options: --env-file F (default .dev.vars) · --port N (8787) · --data DIR (.data) · --fresh (wipe DIR first)
 //          --no-build (reuse ./build) · --quiet-wrangler · --test-scheduled (exposes /__scheduled)
+//          --inspector-port N (workerd's DevTools port, for bench/profile.mjs) · --no-minify (readable profiles)
 // Uses only Node built-ins until the install step has run.
 import { spawn, spawnSync, fork } from "node:child_process";
 import { copyFileSync, existsSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -21,6 +22,8 @@ const { values: opts } = parseArgs({
     "quiet-wrangler": { type: "boolean", default: false },
     // Exposes /__scheduled to fire the cron trigger by hand (tests only).
     "test-scheduled": { type: "boolean", default: false },
+    "inspector-port": { type: "string" },
+    "no-minify": { type: "boolean", default: false },
   },
 });
 const log = (message) => console.log(`\x1b[36m[nika]\x1b[0m ${message}`);
@@ -131,10 +134,20 @@ const wrangler = spawn(
     "--log-level",
     opts["quiet-wrangler"] ? "warn" : "info",
     ...(opts["test-scheduled"] ? ["--test-scheduled"] : []),
+    ...(opts["inspector-port"] ? ["--inspector-port", opts["inspector-port"]] : []),
+    ...(opts["no-minify"] ? ["--minify=false"] : []),
   ],
   {
     stdio: "inherit",
-    env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", WRANGLER_LOG_SANITIZE: "true" },
+    env: {
+      ...process.env,
+      // wrangler dev bundles with process.env.NODE_ENV = "development" unless told otherwise, which selects React's
+      // development server renderer (prop validation, jsxDEV): the production build must run as production.
+      NODE_ENV: "production",
+      CLOUDFLARE_CF_FETCH_ENABLED: "false",
+      WRANGLER_SEND_METRICS: "false",
+      WRANGLER_LOG_SANITIZE: "true",
+    },
   },
 );
 children.push(wrangler);

