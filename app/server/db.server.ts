@@ -38,7 +38,10 @@ export function createRequestDb(env: Pick<Env, "DATABASE_URL" | "DB_WS_PROXY">):
         }
         pool = new Pool({
           connectionString: env.DATABASE_URL,
-          max: 4,
+          // One connection per request: what a page reads in parallel (nested loaders, Promise.all) waits its turn on
+          // it, which costs far less than a second WebSocket + Postgres start-up (decision 0019). A transaction must
+          // therefore only use its `tx`, never `context.db`, or it would wait for itself.
+          max: 1,
           connectionTimeoutMillis: DB_CONNECT_TIMEOUT_MS,
           query_timeout: DB_QUERY_TIMEOUT_MS,
         });
