@@ -2,7 +2,7 @@ import { Pool, neonConfig } from "@neondatabase/serverless";
 import { drizzle } from "drizzle-orm/neon-serverless";
 import type { PgDatabase } from "drizzle-orm/pg-core";
 import type { Env } from "./env";
-import * as schema from "./schema";
+import type * as schema from "./schema";
 
 /** Any drizzle Postgres database over our schema: Neon in the worker, PGlite in tests. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -49,10 +49,9 @@ export function createRequestDb(env: Pick<Env, "DATABASE_URL" | "DB_WS_PROXY">):
         // the EventEmitter would throw it out of nowhere. The next query fails (and is classified) instead.
         pool.on("error", () => {});
         tagUnavailableErrors(pool);
-        db = drizzle(pool, {
-          schema,
-          logger: { logQuery: () => void queries++ },
-        }) as unknown as Database;
+        // No `schema`: the app uses no relational queries (db.query.*), and drizzle would rebuild the relational
+        // config of every table on each request (≈ 0.3 ms of CPU per request).
+        db = drizzle(pool, { logger: { logQuery: () => void queries++ } }) as unknown as Database;
       }
       return db;
     },
