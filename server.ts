@@ -1,5 +1,5 @@
 import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
-import { renewAllCredits, monthlyAllowance } from "./app/server/credits.server";
+import { monthlyAllowance, refundAbandonedSpends, renewAllCredits } from "./app/server/credits.server";
 import { answeringDatabaseUnavailable, createRequestDb } from "./app/server/db.server";
 import { ConfigError, isProduction, loadEnv, type Env } from "./app/server/env";
 import { formTargetOrigins, withSecurityHeaders } from "./app/server/security-headers.server";
@@ -16,6 +16,9 @@ const handleRemixRequest = createRequestHandler(build as unknown as ServerBuild)
 /** A missing or malformed setting: one plain answer naming it (logged once per isolate by loadEnv). */
 const configErrorResponse = (error: ConfigError) =>
   new Response(error.message, { status: 500, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+
+/** wrangler.toml's crons: the monthly renewal (00:00 on day 1 in São Paulo); the other one (every 5 minutes) sweeps. */
+const MONTHLY_RENEWAL_CRON = "0 3 1 * *";
 
 export default {
   async fetch(request, env, ctx) {
@@ -54,9 +57,15 @@ export default {
   },
 
   /** Monthly credits: cron "0 3 1 * *" (00:00 on day 1 in America/Sao_Paulo). */
-  async scheduled(_controller, rawEnv, ctx) {
+  async scheduled(controller, rawEnv, ctx) {
     const env = loadEnv(rawEnv); // a ConfigError fails the cron run, with the same message
     const requestDb = createRequestDb(env);
-    ctx.waitUntil(renewAllCredits(requestDb.db, monthlyAllowance(env), new Date()).finally(() => requestDb.close()));
+    const job =
+      controller.cron === MONTHLY_RENEWAL_CRON
+        ? renewAllCredits(requestDb.db, monthlyAllowance(env), new Date())
+        : refundAbandonedSpends(requestDb.db, new Date()).then((refunded) => {
+            if (refunded.chatMessages || refunded.attempts) console.warn("[sweep] abandoned spends refunded", refunded);
+          });
+    ctx.waitUntil(job.finally(() => requestDb.close()));
   },
 } satisfies ExportedHandler<Env>;

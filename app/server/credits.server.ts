@@ -72,6 +72,7 @@ export async function spendCreditsGated(
   amount: number,
   reason: string,
   gate: SQL,
+  ref: string | null = null,
 ): Promise<{ row: Row | null; spend: SpendResult | null }> {
   if (!Number.isInteger(amount) || amount <= 0) throw new Error("amount must be a positive integer");
   const result = await db.execute(sql`
@@ -80,8 +81,8 @@ export async function spendCreditsGated(
       where id = ${userId} and monthly_credits >= ${amount} and exists (select 1 from gate where gate.allowed)
       returning id, monthly_credits
     ), ledger as (
-      insert into credit_ledger (user_id, delta, balance_after, reason)
-      select id, ${-amount}, monthly_credits, ${reason} from spent
+      insert into credit_ledger (user_id, delta, balance_after, reason, ref)
+      select id, ${-amount}, monthly_credits, ${reason}, ${ref}::uuid from spent
     )
     select gate.*,
       (select monthly_credits from spent) as spent_balance,
@@ -139,15 +140,15 @@ export async function spendCreditsThen(
   };
 }
 
-/** Gives credits back (e.g. the AI provider failed after the spend). */
-export async function refundCredits(db: DbOrTx, userId: string, amount: number, reason: string): Promise<number> {
+/** Gives credits back (e.g. the AI provider failed after the spend); `ref` is the spend's, when it has one. */
+export async function refundCredits(db: DbOrTx, userId: string, amount: number, reason: string, ref: string | null = null): Promise<number> {
   const result = await db.execute(sql`
     with refunded as (
       update users set monthly_credits = monthly_credits + ${amount}, updated_at = now()
       where id = ${userId} returning id, monthly_credits
     ), ledger as (
-      insert into credit_ledger (user_id, delta, balance_after, reason)
-      select id, ${amount}, monthly_credits, ${reason} from refunded
+      insert into credit_ledger (user_id, delta, balance_after, reason, ref)
+      select id, ${amount}, monthly_credits, ${reason}, ${ref}::uuid from refunded
     )
     select monthly_credits as balance from refunded`);
   return Number(rowsOf(result)[0]?.balance ?? 0);
@@ -179,6 +180,51 @@ export async function renewCreditsIfDue(db: DbOrTx, userId: string, allowance: n
     select monthly_credits as balance from renewed`);
   const row = rowsOf(result)[0];
   return row ? Number(row.balance) : null;
+}
+
+/** A spend whose thing was not stored this long after it is taken as abandoned (far beyond any request's timeouts). */
+export const ABANDONED_AFTER_MS = 5 * 60_000;
+export const ABANDONED_REFUND_REASON = "refund:abandoned";
+/** The ledger reason of a chat message's credit (its ref is the learner message's id). */
+export const CHAT_MESSAGE_CREDIT_REASON = "chat_message";
+
+/**
+ * The sweep (cron, every 5 minutes): gives back the credits of purchases a dying request left half done — the
+ * database or the worker went away between the spend and the statement that stores what it paid for, so no refund
+ * could be written either. Two kinds, each refunded once (the unique index on refund refs) with its ref:
+ * - a chat message's credit (ledger `chat_message` with the message id as ref) whose message was never stored;
+ * - a pronunciation attempt still `scoring`: marked `failed`, its credit back (as `failAttempt` does).
+ * Each kind is one statement. Returns how many of each were refunded.
+ */
+export async function refundAbandonedSpends(db: DbOrTx, now: Date): Promise<{ chatMessages: number; attempts: number }> {
+  const cutoff = new Date(now.getTime() - ABANDONED_AFTER_MS);
+  // Reads the CTE `abandoned` (user_id, ref). Per user, the balance goes up by the user's count; each ledger row
+  // carries the balance after its own +1.
+  const refundEachAbandoned = sql`
+    per_user as (select user_id, count(*)::int as n from abandoned group by user_id),
+    refunded as (
+      update users u set monthly_credits = u.monthly_credits + p.n, updated_at = now()
+      from per_user p where u.id = p.user_id returning u.id, u.monthly_credits, p.n
+    ), ledger as (
+      insert into credit_ledger (user_id, delta, balance_after, reason, ref)
+      select a.user_id, 1, r.monthly_credits - r.n + row_number() over (partition by a.user_id order by a.ref), ${ABANDONED_REFUND_REASON}, a.ref
+      from abandoned a join refunded r on r.id = a.user_id
+    )
+    select coalesce(sum(n), 0)::int as refunded from refunded`;
+  const chat = await db.execute(sql`
+    with abandoned as (
+      select s.user_id, s.ref from credit_ledger s
+      where s.ref is not null and s.delta < 0 and s.reason = ${CHAT_MESSAGE_CREDIT_REASON} and s.created_at < ${cutoff}
+        and not exists (select 1 from chat_messages m where m.id = s.ref)
+        and not exists (select 1 from credit_ledger r where r.ref = s.ref and r.delta > 0)
+    ), ${refundEachAbandoned}`);
+  const attempts = await db.execute(sql`
+    with abandoned as (
+      update pronunciation_attempts set status = 'failed'
+      where status = 'scoring' and created_at < ${cutoff}
+      returning user_id, id as ref
+    ), ${refundEachAbandoned}`);
+  return { chatMessages: Number(rowsOf(chat)[0]?.refunded ?? 0), attempts: Number(rowsOf(attempts)[0]?.refunded ?? 0) };
 }
 
 /** The cron trigger's job: renew every user not yet renewed this month. Returns how many were. */

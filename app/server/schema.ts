@@ -274,9 +274,19 @@ export const creditLedger = pgTable(
     /** A purchase or its refund: what was paid, in the currency's minor unit (centavos), and the currency. */
     amountCents: integer("amount_cents"),
     currency: text("currency"),
+    /**
+     * What a spend paid for when it is stored by a later statement (a chat message's id, a pronunciation attempt's
+     * id), and the same id on its refund: a spend whose thing never appeared is refunded by the sweep
+     * (refundAbandonedSpends), and one id is refunded at most once.
+     */
+    ref: uuid("ref"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("credit_ledger_user_idx").on(t.userId, t.createdAt)],
+  (t) => [
+    index("credit_ledger_user_idx").on(t.userId, t.createdAt),
+    index("credit_ledger_ref_spend_idx").on(t.createdAt).where(sql`${t.ref} is not null and ${t.delta} < 0`),
+    uniqueIndex("credit_ledger_ref_refund_idx").on(t.ref).where(sql`${t.delta} > 0`),
+  ],
 );
 
 /** A Google (OpenID Connect) identity linked to an account: `subject` is Google's stable `sub`. */

@@ -16,3 +16,34 @@ test("the monthly cron trigger renews credits in the worker", async ({ request, 
   );
   expect(ledger).toEqual([{ delta: 48, reason: expect.stringMatching(/^monthly_renewal:\d{4}-\d{2}$/) }]);
 });
+
+test("the 5-minute cron trigger gives back a credit whose chat message a dying request never stored", async ({
+  request,
+  createAccount,
+}, testInfo) => {
+  test.skip(testInfo.project.name !== "js", "no page involved; run once");
+  const { id } = await createAccount("learner", { label: "sweep", credits: 5 });
+  const ref = crypto.randomUUID();
+  // What a request leaves when the database stops right after the spend: the spend, no message, no refund.
+  await withDb(async (db) => {
+    await db.update(users).set({ monthlyCredits: 4 }).where(eq(users.id, id));
+    await db
+      .insert(creditLedger)
+      .values({ userId: id, delta: -1, balanceAfter: 4, reason: "chat_message", ref, createdAt: new Date(Date.now() - 10 * 60_000) });
+  });
+
+  const fired = await request.get("/__scheduled?cron=*/5+*+*+*+*");
+  expect(await fired.text()).toContain("Ran scheduled event");
+
+  await expect.poll(async () => (await userById(id)).monthlyCredits).toBe(5);
+  const ledger = await withDb((db) =>
+    db
+      .select({ delta: creditLedger.delta, reason: creditLedger.reason, ref: creditLedger.ref })
+      .from(creditLedger)
+      .where(eq(creditLedger.userId, id)),
+  );
+  expect(ledger).toEqual([
+    { delta: -1, reason: "chat_message", ref },
+    { delta: 1, reason: "refund:abandoned", ref },
+  ]);
+});

@@ -13,7 +13,7 @@ import { errorMessage } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
 import { getAiProviders, NIKA_UNAVAILABLE } from "~/server/ai/index.server";
 import { ProviderError, toProviderError, type AiProviders, type ProviderErrorKind, type ProviderOptions } from "~/server/ai/types";
-import { refundCredits, spendCreditsGated } from "~/server/credits.server";
+import { CHAT_MESSAGE_CREDIT_REASON, refundCredits, spendCreditsGated } from "~/server/credits.server";
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "~/server/db.server";
 import { getFlags } from "~/server/flags.server";
 import { appConfig, chatConversations, chatMessages, lessons, users, type ChatConversation, type ChatMessageRow } from "~/server/schema";
@@ -209,10 +209,15 @@ function sendGate(userId: string, conversationId: string) {
     limit 1`;
 }
 
-/** Checks the conversation and takes the credit in one statement; throws ChatError 404/403. */
-async function payForMessage(context: AppLoadContext, user: UserRef, conversationId: string) {
+/**
+ * Checks the conversation and takes the credit in one statement; throws ChatError 404/403. The learner's message
+ * is stored later under `messageId`, the spend's ref: if the request dies before that, the sweep
+ * (refundAbandonedSpends) gives the credit back.
+ */
+async function payForMessage(context: AppLoadContext, user: UserRef, conversationId: string, messageId: string) {
   if (!isUuid(conversationId)) throw new ChatError("not_found", 404, "Conversa não encontrada");
-  const { row, spend } = await spendCreditsGated(context.db, user.id, CREDITS_PER_MESSAGE, "chat_message", sendGate(user.id, conversationId));
+  const gate = sendGate(user.id, conversationId);
+  const { row, spend } = await spendCreditsGated(context.db, user.id, CREDITS_PER_MESSAGE, CHAT_MESSAGE_CREDIT_REASON, gate, messageId);
   if (!row) throw new ChatError("not_found", 404, "Conversa não encontrada");
   if (!spend) throw new ChatError("feature_disabled", 403, "Recurso Temporariamente Indisponível");
   const history = (typeof row.history === "string" ? JSON.parse(row.history) : row.history) as HistoryTurn[];
@@ -484,7 +489,8 @@ export async function* sendMessageStream(
     throw new ChatError("voice_unavailable", 503, VOICE_UNAVAILABLE);
   }
 
-  const { conversation, history, spend: spent } = await payForMessage(context, user, conversationId);
+  const userMessageId = crypto.randomUUID();
+  const { conversation, history, spend: spent } = await payForMessage(context, user, conversationId, userMessageId);
   if (!spent.ok) return { status: "credits_exhausted", code: CREDITS_EXHAUSTED, balance: spent.balance };
 
   let text: string;
@@ -498,11 +504,11 @@ export async function* sendMessageStream(
     } catch (error) {
       const failure = toProviderError(error, providers.stt!.name, false);
       console.warn("chat transcription failed", failure.message);
-      await refundCredits(context.db, user.id, CREDITS_PER_MESSAGE, "refund:provider_failed");
+      await refundCredits(context.db, user.id, CREDITS_PER_MESSAGE, "refund:provider_failed", userMessageId);
       return providerFailure(failure.kind);
     }
     if (!text) {
-      await refundCredits(context.db, user.id, CREDITS_PER_MESSAGE, "refund:not_understood");
+      await refundCredits(context.db, user.id, CREDITS_PER_MESSAGE, "refund:not_understood", userMessageId);
       return { status: "not_understood", code: "NOT_UNDERSTOOD", message: NOT_UNDERSTOOD };
     }
   } else {
@@ -510,14 +516,18 @@ export async function* sendMessageStream(
   }
 
   const built = buildChatMessages({ mode: conversation.mode, lesson: conversation.lesson ?? undefined, history, userText: text });
-  let userMessageId = "";
   // Stored while the provider prepares its first token (one round trip less before it).
   const storeUserMessage = (async () => {
-    const [userRow] = await context.db
+    await context.db
       .insert(chatMessages)
-      .values({ conversationId: conversation.id, role: "user", text, transcription: voice ? text : null, status: "complete" })
-      .returning({ id: chatMessages.id });
-    userMessageId = userRow!.id;
+      .values({
+        id: userMessageId,
+        conversationId: conversation.id,
+        role: "user",
+        text,
+        transcription: voice ? text : null,
+        status: "complete",
+      });
     if (voice) {
       try {
         const audioUrl = await storeChatAudio(context, conversation.id, userMessageId, voice);
@@ -544,12 +554,12 @@ export async function* sendMessageStream(
     raw = yield* streamReply(providers, built, meta, options.signal, storeUserMessage);
   } catch (error) {
     if (error instanceof StoreError) {
-      await refundCredits(context.db, user.id, CREDITS_PER_MESSAGE, "refund:server_error");
+      await refundCredits(context.db, user.id, CREDITS_PER_MESSAGE, "refund:server_error", userMessageId);
       throw error.original;
     }
     const failure = toProviderError(error, providers.chat.name, false);
     console.warn("chat send failed", failure.message);
-    await refundCredits(context.db, user.id, CREDITS_PER_MESSAGE, "refund:provider_failed");
+    await refundCredits(context.db, user.id, CREDITS_PER_MESSAGE, "refund:provider_failed", userMessageId);
     // Kept for the transcript, but marked failed: it is left out of the model's history.
     await context.db.update(chatMessages).set({ status: "failed" }).where(eq(chatMessages.id, userMessageId));
     return providerFailure(failure.kind);

@@ -251,8 +251,8 @@ export async function failAttempt(db: DbOrTx, attemptId: string): Promise<number
         update users u set monthly_credits = u.monthly_credits + 1, updated_at = now()
         from failed where u.id = failed.user_id returning u.id, u.monthly_credits
       ), ledger as (
-        insert into credit_ledger (user_id, delta, balance_after, reason)
-        select id, 1, monthly_credits, ${PRONUNCIATION_REFUND_REASON} from refunded
+        insert into credit_ledger (user_id, delta, balance_after, reason, ref)
+        select id, 1, monthly_credits, ${PRONUNCIATION_REFUND_REASON}, ${attemptId}::uuid from refunded
       )
       select monthly_credits as balance from refunded`),
   )[0];
