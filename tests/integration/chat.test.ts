@@ -218,6 +218,7 @@ describe("sendMessage", () => {
 
   it.each([
     ["timeout", "mode=slow&delay=1500", "timeout"],
+    ["stall mid-stream (one token, then nothing)", "mode=stall&delay=1500", "timeout"],
     ["malformed stream", "mode=malformed", "bad_response"],
     ["server error", "mode=error", "unreachable"],
   ])("refunds and stores no Nika message on a provider %s", async (_label, query, kind) => {
@@ -242,6 +243,8 @@ describe("sendMessage", () => {
         [1, "refund:provider_failed"],
       ].sort(),
     );
+    // the spend and its refund name the (failed) learner message they were for
+    expect(ledger.map((l) => l.ref)).toEqual([rows[0]!.id, rows[0]!.id]);
     // the failed turn is left out of the next request's history
     await sendMessage(ctx(), user, conversation.id, { text: "again" });
     expect(
