@@ -6,7 +6,7 @@ import { buttonVariants } from "~/components/button";
 import { cn } from "~/components/cn";
 import { BUY_CREDITS_PATH } from "~/components/credits";
 import { ErrorScreen } from "~/components/ErrorScreen";
-import { AlertIcon, ArrowLeftIcon, PencilIcon, RefreshIcon, SparkleIcon, StarIcon } from "~/components/icons";
+import { AlertIcon, ArrowLeftIcon, PencilIcon, RefreshIcon, SparkleIcon } from "~/components/icons";
 import { errorMessage } from "~/lib/errors";
 import { LEVELS_ADMIN_PATH } from "./admin/paths";
 import type { LevelSummary } from "./attempts.server";
@@ -44,6 +44,7 @@ export function LevelGrid({ levels, isAdmin }: { levels: LevelSummary[]; isAdmin
         </Link>
       ) : null}
       <PremiumBanner />
+      <StarSymbol />
       <ol className={cn(GRID, "mt-6")} aria-label="Níveis">
         {levels.map((summary) => (
           <li key={summary.level}>
@@ -55,27 +56,40 @@ export function LevelGrid({ levels, isAdmin }: { levels: LevelSummary[]; isAdmin
   );
 }
 
+/** The card's three stars: one SVG drawing the star symbol (defined once, in the grid) three times. */
+const STAR_ROWS = [0, 1, 2, 3].map((earned) =>
+  [0, 1, 2]
+    .map(
+      (i) =>
+        `<use href="#level-star" x="${i * 26}" class="${i < earned ? "fill-current text-amber-500 dark:text-amber-300" : "text-slate-300 dark:text-night-600"}"></use>`,
+    )
+    .join(""),
+);
+
+/** The star the cards draw: StarIcon's path. */
+function StarSymbol() {
+  return (
+    <svg width="0" height="0" className="absolute" aria-hidden="true" focusable="false">
+      <symbol id="level-star" viewBox="0 0 24 24" width="24" height="24">
+        <path
+          d="m12 3.5 2.6 5.3 5.9.9-4.3 4.1 1 5.8-5.2-2.7-5.2 2.7 1-5.8-4.3-4.1 5.9-.9z"
+          stroke="currentColor"
+          strokeWidth="1.8"
+          strokeLinejoin="round"
+        />
+      </symbol>
+    </svg>
+  );
+}
+
+// 100 cards a page: every element and class name here is paid 100 times (server render, bytes, hydration), so the
+// card's look lives in `.level-card` (tailwind.css) and its stars and ring are one SVG each.
 function LevelCard({ summary: { level, bestScore } }: { summary: LevelSummary }) {
   const stars = starsOf(bestScore);
   const label = `${T.level(level)}: ${bestScore === null ? "sem pontuação" : `recorde ${shownScore(bestScore)}`}, ${stars} de 3 estrelas`;
   return (
-    <Link
-      to={levelPath(level)}
-      aria-label={label}
-      prefetch="intent"
-      data-testid="level-card"
-      className="flex h-full flex-col items-center gap-1.5 rounded-2xl bg-white p-3 text-center shadow-sm ring-1 ring-slate-200 transition hover:-translate-y-0.5 hover:shadow-md hover:ring-indigo-300 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:bg-night-900 dark:ring-night-700"
-    >
-      <span className="flex gap-0.5" aria-hidden="true">
-        {[1, 2, 3].map((n) => (
-          <StarIcon
-            key={n}
-            size={16}
-            fill={n <= stars ? "currentColor" : "none"}
-            className={n <= stars ? "text-amber-500 dark:text-amber-300" : "text-slate-300 dark:text-night-600"}
-          />
-        ))}
-      </span>
+    <Link to={levelPath(level)} aria-label={label} prefetch="intent" data-testid="level-card" className="level-card">
+      <svg width="50" height="16" viewBox="0 0 76 24" fill="none" aria-hidden="true" dangerouslySetInnerHTML={{ __html: STAR_ROWS[stars]! }} />
       <ScoreRing score={bestScore} size={56} className="text-lg font-bold">
         {level}
       </ScoreRing>

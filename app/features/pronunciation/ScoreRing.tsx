@@ -29,35 +29,38 @@ export function ScoreRing({
   className?: string;
   children?: React.ReactNode;
 }) {
-  const stroke = Math.max(4, Math.round(size / 14));
-  const radius = (size - stroke) / 2;
-  const circumference = 2 * Math.PI * radius;
-  const filled = score === null ? 0 : Math.min(100, Math.max(0, score)) / 100;
   return (
     <div
       {...(label ? { role: "img", "aria-label": label } : { "aria-hidden": true })}
       className={cn("relative inline-grid place-items-center", className)}
       style={{ width: size, height: size }}
     >
-      <svg width={size} height={size} viewBox={`0 0 ${size} ${size}`} aria-hidden="true" className="-rotate-90">
-        <circle cx={size / 2} cy={size / 2} r={radius} fill="none" strokeWidth={stroke} className="stroke-slate-200 dark:stroke-night-700" />
-        {score !== null ? (
-          <circle
-            cx={size / 2}
-            cy={size / 2}
-            r={radius}
-            fill="none"
-            stroke="currentColor"
-            strokeWidth={stroke}
-            strokeLinecap="round"
-            strokeDasharray={`${circumference * filled} ${circumference}`}
-            className={TIER_TEXT[tierOf(score)]}
-          />
-        ) : null}
-      </svg>
+      <svg
+        width={size}
+        height={size}
+        viewBox={`0 0 ${size} ${size}`}
+        aria-hidden="true"
+        className="-rotate-90"
+        dangerouslySetInnerHTML={{ __html: ringCircles(score, size) }}
+      />
       <span aria-hidden="true" className="absolute inset-0 grid place-items-center text-center">
         {children ?? (score === null ? "—" : shownScore(score))}
       </span>
     </div>
   );
+}
+
+/**
+ * The ring's track and its arc as SVG markup: the level list draws 100 rings, and one string per ring is one element
+ * for React to render and hydrate instead of three.
+ */
+function ringCircles(score: number | null, size: number): string {
+  const stroke = Math.max(4, Math.round(size / 14));
+  const radius = (size - stroke) / 2;
+  const centre = size / 2;
+  const track = `<circle cx="${centre}" cy="${centre}" r="${radius}" fill="none" stroke-width="${stroke}" class="stroke-slate-200 dark:stroke-night-700"></circle>`;
+  if (score === null) return track;
+  const circumference = 2 * Math.PI * radius;
+  const filled = Math.min(100, Math.max(0, score)) / 100;
+  return `${track}<circle cx="${centre}" cy="${centre}" r="${radius}" fill="none" stroke="currentColor" stroke-width="${stroke}" stroke-linecap="round" stroke-dasharray="${circumference * filled} ${circumference}" class="${TIER_TEXT[tierOf(score)]}"></circle>`;
 }
