@@ -44,7 +44,6 @@ export function LevelGrid({ levels, isAdmin }: { levels: LevelSummary[]; isAdmin
         </Link>
       ) : null}
       <PremiumBanner />
-      <StarSymbol />
       <ol className={cn(GRID, "mt-6")} aria-label="Níveis">
         {levels.map((summary) => (
           <li key={summary.level}>
@@ -56,40 +55,35 @@ export function LevelGrid({ levels, isAdmin }: { levels: LevelSummary[]; isAdmin
   );
 }
 
-/** The card's three stars: one SVG drawing the star symbol (defined once, in the grid) three times. */
-const STAR_ROWS = [0, 1, 2, 3].map((earned) =>
-  [0, 1, 2]
-    .map(
-      (i) =>
-        `<use href="#level-star" x="${i * 26}" class="${i < earned ? "fill-current text-amber-500 dark:text-amber-300" : "text-slate-300 dark:text-night-600"}"></use>`,
-    )
-    .join(""),
+/** StarIcon's outline, drawn at `x` (viewBox units) with relative lines after an absolute start. */
+const starAt = (i: number) => `M${12 + 26 * i} 3.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8-5.2-2.7-5.2 2.7 1-5.8-4.3-4.1 5.9-.9z`;
+const starsPath = (indexes: number[], className: string) =>
+  indexes.length ? `<path class="${className}" d="${indexes.map(starAt).join("")}"></path>` : "";
+/** A card's three stars (0–3 earned) as at most two paths: the earned ones filled, the others outlined. */
+const STAR_ROWS = [0, 1, 2, 3].map(
+  (earned) =>
+    starsPath([0, 1, 2].slice(0, earned), "fill-current text-amber-500 dark:text-amber-300") +
+    starsPath([0, 1, 2].slice(earned), "text-slate-300 dark:text-night-600"),
 );
 
-/** The star the cards draw: StarIcon's path. */
-function StarSymbol() {
-  return (
-    <svg width="0" height="0" className="absolute" aria-hidden="true" focusable="false">
-      <symbol id="level-star" viewBox="0 0 24 24" width="24" height="24">
-        <path
-          d="m12 3.5 2.6 5.3 5.9.9-4.3 4.1 1 5.8-5.2-2.7-5.2 2.7 1-5.8-4.3-4.1 5.9-.9z"
-          stroke="currentColor"
-          strokeWidth="1.8"
-          strokeLinejoin="round"
-        />
-      </symbol>
-    </svg>
-  );
-}
-
 // 100 cards a page: every element and class name here is paid 100 times (server render, bytes, hydration), so the
-// card's look lives in `.level-card` (tailwind.css) and its stars and ring are one SVG each.
+// card's look lives in `.level-card` (tailwind.css), its stars are one SVG of one or two paths, and an empty ring is a border.
 function LevelCard({ summary: { level, bestScore } }: { summary: LevelSummary }) {
   const stars = starsOf(bestScore);
   const label = `${T.level(level)}: ${bestScore === null ? "sem pontuação" : `recorde ${shownScore(bestScore)}`}, ${stars} de 3 estrelas`;
   return (
     <Link to={levelPath(level)} aria-label={label} prefetch="intent" data-testid="level-card" className="level-card">
-      <svg width="50" height="16" viewBox="0 0 76 24" fill="none" aria-hidden="true" dangerouslySetInnerHTML={{ __html: STAR_ROWS[stars]! }} />
+      <svg
+        width="50"
+        height="16"
+        viewBox="0 0 76 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.8"
+        strokeLinejoin="round"
+        aria-hidden="true"
+        dangerouslySetInnerHTML={{ __html: STAR_ROWS[stars]! }}
+      />
       <ScoreRing score={bestScore} size={56} className="text-lg font-bold">
         {level}
       </ScoreRing>

@@ -29,6 +29,17 @@ export function ScoreRing({
   className?: string;
   children?: React.ReactNode;
 }) {
+  if (score === null)
+    // No score: the track alone, drawn as a border (one element instead of a ring SVG over the number).
+    return (
+      <div
+        {...(label ? { role: "img", "aria-label": label } : { "aria-hidden": true })}
+        className={cn("grid place-items-center rounded-full border-slate-200 text-center dark:border-night-700", className)}
+        style={{ width: size, height: size, borderWidth: strokeOf(size) }}
+      >
+        {children ?? "—"}
+      </div>
+    );
   return (
     <div
       {...(label ? { role: "img", "aria-label": label } : { "aria-hidden": true })}
@@ -44,7 +55,7 @@ export function ScoreRing({
         dangerouslySetInnerHTML={{ __html: ringCircles(score, size) }}
       />
       <span aria-hidden="true" className="absolute inset-0 grid place-items-center text-center">
-        {children ?? (score === null ? "—" : shownScore(score))}
+        {children ?? shownScore(score)}
       </span>
     </div>
   );
@@ -54,12 +65,13 @@ export function ScoreRing({
  * The ring's track and its arc as SVG markup: the level list draws 100 rings, and one string per ring is one element
  * for React to render and hydrate instead of three.
  */
-function ringCircles(score: number | null, size: number): string {
-  const stroke = Math.max(4, Math.round(size / 14));
+const strokeOf = (size: number) => Math.max(4, Math.round(size / 14));
+
+function ringCircles(score: number, size: number): string {
+  const stroke = strokeOf(size);
   const radius = (size - stroke) / 2;
   const centre = size / 2;
   const track = `<circle cx="${centre}" cy="${centre}" r="${radius}" fill="none" stroke-width="${stroke}" class="stroke-slate-200 dark:stroke-night-700"></circle>`;
-  if (score === null) return track;
   const circumference = 2 * Math.PI * radius;
   const filled = Math.min(100, Math.max(0, score)) / 100;
   return `${track}<circle cx="${centre}" cy="${centre}" r="${radius}" fill="none" stroke="currentColor" stroke-width="${stroke}" stroke-linecap="round" stroke-dasharray="${circumference * filled} ${circumference}" class="${TIER_TEXT[tierOf(score)]}"></circle>`;
