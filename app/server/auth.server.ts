@@ -154,6 +154,41 @@ async function readSessionUser(context: AppLoadContext, sessionId: string, now: 
   return sessionUser;
 }
 
+/**
+ * The session's user for an action whose own statement re-checks the session (a chat message: its credit spend
+ * is the first statement, and a second one before it would delay Nika's first token). A session never changes
+ * hands, so the user this isolate last read for it, however old, names who is asking; `recheck` is then the
+ * session id that the statement must test with `sessionStillValid` before it spends anything. Without a kept
+ * copy (or one kept as blocked) the session is read now and `recheck` is null.
+ */
+export async function sessionUserForStatement(
+  request: Request,
+  context: AppLoadContext,
+): Promise<{ user: SessionUser; recheck: string | null; refusal?: undefined } | { refusal: AccessRefusal }> {
+  const sessionId = await sessionIdFrom(request, context.cloudflare.env);
+  const entry = sessionId ? keptSessions(context).get(sessionId) : undefined;
+  if (entry && !accessRefusal(entry.user, "user")) return { user: { ...entry.user }, recheck: entry.user.sessionId };
+  const { user, refusal } = await checkAccess(request, context);
+  return refusal ? { refusal } : { user, recheck: null };
+}
+
+/**
+ * SQL, true while the session is what getSessionUser would accept without a read-and-fix: it exists for `userId`,
+ * has not expired, the account is not blocked and its credits are of this São Paulo month (else the renewal is due).
+ */
+export function sessionStillValid(sessionId: string, userId: string, now = new Date()) {
+  return sql`exists (select 1 from ${sessions} s join ${users} u on u.id = s.user_id
+    where s.id = ${sessionId} and s.user_id = ${userId} and s.expires_at > now() and u.account_type <> 'blocked'
+      and u.credits_period = ${creditPeriod(now)})`;
+}
+
+/** When sessionStillValid said no: forget this isolate's copy and read the session again (refusal or user). */
+export function recheckSession(request: Request, context: AppLoadContext, sessionId: string) {
+  keptSessions(context).delete(sessionId);
+  context.memo.delete("sessionUser");
+  return checkAccess(request, context);
+}
+
 // ——— guards ———
 
 /** Relative path + query of the request, to come back to after signing in. */

@@ -12,10 +12,10 @@ import * as levelRoute from "~/routes/_app+/_chat+/english-level-test";
 import * as audioRoute from "~/routes/resources+/chat-audio.$conversationId.$file";
 import * as greetRoute from "~/routes/resources+/chat.$conversationId.greet";
 import * as messagesRoute from "~/routes/resources+/chat.$conversationId.messages";
-import { createSession } from "~/server/auth.server";
+import { createSession, getSessionUser } from "~/server/auth.server";
 import { creditPeriod } from "~/server/credits.server";
 import type { Database } from "~/server/db.server";
-import { appConfig, chatConversations, chatMessages, lessons, modules, users } from "~/server/schema";
+import { appConfig, chatConversations, chatMessages, creditLedger, lessons, modules, sessions, users } from "~/server/schema";
 import { useChatWorld } from "./chat-world";
 import { freePort } from "./fake-upstream";
 import { args, call, contextFor, CookieJar, request } from "./harness";
@@ -605,5 +605,75 @@ describe("the chat page's unexpected failures", () => {
         ),
       ),
     ).rejects.toThrow("conexão perdida");
+  });
+});
+
+describe("a message from a learner this isolate already knows: the spend statement checks the session itself", () => {
+  // One isolate: every request's context shares the env object (as workerd hands them).
+  let isolate: ReturnType<typeof ctx>["cloudflare"]["env"] | undefined;
+  const inIsolate = () => {
+    const context = ctx();
+    if (isolate) context.cloudflare.env = isolate;
+    else isolate = context.cloudflare.env;
+    return context;
+  };
+  const pageLoad = (who: Learner) => getSessionUser(request("/chat-with-nika", { jar: who.jar }), inIsolate());
+  const send = (who: Learner, id: string) =>
+    messagesRoute.action(args(post(`/resources/chat/${id}/messages`, who, { text: "hi" }), inIsolate(), { conversationId: id }));
+  const balanceOf = async (who: Learner) => (await db.select().from(users).where(eq(users.id, who.id)))[0]!.monthlyCredits;
+  const userMessages = async (id: string) =>
+    (await db.select().from(chatMessages).where(eq(chatMessages.conversationId, id))).filter((m) => m.role === "user");
+
+  it("sends one statement fewer than a learner it does not know: no session read before the spend", async () => {
+    const statementsOf = async (who: Learner, id: string) => {
+      const before = world.queryCount();
+      const response = await send(who, id);
+      expect(response.status).toBe(200);
+      expect((await events(response)).at(-1)!.event).toBe("done");
+      return world.queryCount() - before;
+    };
+    const known = await learner(5);
+    const knownChat = await open(known);
+    await pageLoad(known);
+    const unknown = await learner(5);
+    const unknownChat = await open(unknown);
+    const [knownStatements, unknownStatements] = [await statementsOf(known, knownChat), await statementsOf(unknown, unknownChat)];
+    expect(unknownStatements - knownStatements).toBe(1);
+    expect([await balanceOf(known), await balanceOf(unknown)]).toEqual([4, 4]);
+  });
+
+  it("refuses, spending nothing, an account blocked or a session ended since this isolate read it", async () => {
+    const blockedLater = await learner(5);
+    const id = await open(blockedLater);
+    await pageLoad(blockedLater);
+    await db.update(users).set({ accountType: "blocked" }).where(eq(users.id, blockedLater.id));
+    const blocked = await send(blockedLater, id);
+    expect(blocked.status).toBe(403);
+    expect((await events(blocked))[0]!.data).toMatchObject({ code: "BLOCKED", status: 403 });
+    expect(await balanceOf(blockedLater)).toBe(5);
+    expect(await userMessages(id)).toEqual([]);
+
+    const signedOutLater = await learner(5);
+    const other = await open(signedOutLater);
+    await pageLoad(signedOutLater);
+    await db.delete(sessions).where(eq(sessions.userId, signedOutLater.id));
+    const ended = await send(signedOutLater, other);
+    expect(ended.status).toBe(401);
+    expect((await events(ended))[0]!.data).toMatchObject({ code: "UNAUTHENTICATED", title: "Erro de Autenticação", status: 401 });
+    expect(await balanceOf(signedOutLater)).toBe(5);
+    expect(await userMessages(other)).toEqual([]);
+  });
+
+  it("pays from the renewed balance when a new month began since this isolate read the session", async () => {
+    const who = await learner(3);
+    const id = await open(who);
+    await pageLoad(who);
+    await db.update(users).set({ creditsPeriod: "2001-01" }).where(eq(users.id, who.id));
+    const response = await send(who, id);
+    expect(response.status).toBe(200);
+    expect((await events(response)).at(-1)!.event).toBe("done");
+    expect(await balanceOf(who)).toBe(49);
+    const reasons = (await db.select().from(creditLedger).where(eq(creditLedger.userId, who.id))).map((l) => l.reason);
+    expect(reasons).toEqual([expect.stringMatching(/^monthly_renewal:/), "chat_message"]);
   });
 });

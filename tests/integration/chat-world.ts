@@ -13,10 +13,11 @@ export function useChatWorld(port: number, key: string) {
   let upstream: Awaited<ReturnType<typeof startFakeUpstream>> | undefined;
   let media: Awaited<ReturnType<typeof createTestBucket>> | undefined;
   let db: Database | undefined;
+  let queryCount: (() => number) | undefined;
 
   beforeAll(async () => {
     upstream = await startFakeUpstream(port, ["--openai-key", key]);
-    ({ db } = await createTestDb());
+    ({ db, queryCount } = await createTestDb());
     media = await createTestBucket();
   });
   afterAll(async () => {
@@ -33,6 +34,8 @@ export function useChatWorld(port: number, key: string) {
     get db() {
       return db!;
     },
+    /** Statements sent to the database so far (all contexts of this world). */
+    queryCount: () => queryCount!(),
     get media() {
       return media!;
     },

@@ -7,13 +7,14 @@
 // the outcome; `sendMessage`/`greet` drive it with an `onToken` callback (no-JS form posts, tests),
 // `toEventStream` turns it into a `text/event-stream` Response (resource routes with JS).
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { validateAudioBlob } from "~/lib/audio/validate";
 import { errorMessage } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
 import { getAiProviders, NIKA_UNAVAILABLE } from "~/server/ai/index.server";
 import { ProviderError, toProviderError, type AiProviders, type ProviderErrorKind, type ProviderOptions } from "~/server/ai/types";
-import { CHAT_MESSAGE_CREDIT_REASON, refundCredits, spendCreditsGated } from "~/server/credits.server";
+import { sessionStillValid, type AccessRefusal } from "~/server/auth.server";
+import { CHAT_MESSAGE_CREDIT_REASON, refundCredits, spendCreditsGated, type SpendResult } from "~/server/credits.server";
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "~/server/db.server";
 import { getFlags } from "~/server/flags.server";
 import { appConfig, chatConversations, chatMessages, lessons, users, type ChatConversation, type ChatMessageRow } from "~/server/schema";
@@ -36,6 +37,19 @@ export const CHAT_AUDIO_ROUTE = "/resources/chat-audio/";
 export type ChatErrorCode = "invalid_text" | "invalid_audio" | "invalid_mode" | "not_found" | "feature_disabled" | "voice_unavailable";
 
 /** A request the caller must fix (400), a conversation/lesson that is not the user's (404), a flag off (403). */
+/** A chat message whose spend statement re-checks the session (auth.server's sessionUserForStatement). */
+export type SessionRecheck = { sessionId: string; recheck: () => Promise<{ refusal?: AccessRefusal }> };
+
+export const AUTH_ERROR_TITLE = "Erro de Autenticação";
+
+/** The session was refused when the spend statement re-checked it: the guard's own refusal (401/403). */
+export class SessionRefusedError extends Error {
+  constructor(readonly refusal: AccessRefusal) {
+    super(refusal.message);
+    this.name = "SessionRefusedError";
+  }
+}
+
 export class ChatError extends Error {
   readonly code: ChatErrorCode;
   readonly status: 400 | 403 | 404 | 413 | 415 | 503;
@@ -83,6 +97,8 @@ export type ChatOptions = {
   signal?: AbortSignal;
   /** Provider timeouts and fetch (tests shorten the 30 s chat timeout). */
   providerOptions?: ProviderOptions;
+  /** The session is checked by the spend statement itself (a kept session user: no separate read first). */
+  session?: SessionRecheck;
 };
 
 type UserRef = { id: string };
@@ -191,11 +207,12 @@ const modeFlagKey = sql.join(
  * user) with its lesson, its mode's flag (default on), the last HISTORY_TURNS complete turns — as the
  * gate of the credit spend, so reading and paying are ONE round trip (Nika's first token waits on it).
  */
-function sendGate(userId: string, conversationId: string) {
+function sendGate(userId: string, conversationId: string, sessionOk: SQL) {
   return sql`
     select c.id, c.user_id, c.mode, c.lesson_id, c.created_at, c.updated_at,
       l.title as lesson_title, l.description as lesson_description,
-      coalesce((select ac.config_value from ${appConfig} ac where ac.config_key = ${modeFlagKey}), true) as allowed,
+      ${sessionOk} as session_ok,
+      coalesce((select ac.config_value from ${appConfig} ac where ac.config_key = ${modeFlagKey}), true) and ${sessionOk} as allowed,
       coalesce((
         select json_agg(json_build_object('role', h.role, 'text', h.text) order by h.created_at, h.id)
         from (
@@ -214,10 +231,24 @@ function sendGate(userId: string, conversationId: string) {
  * is stored later under `messageId`, the spend's ref: if the request dies before that, the sweep
  * (refundAbandonedSpends) gives the credit back.
  */
-async function payForMessage(context: AppLoadContext, user: UserRef, conversationId: string, messageId: string) {
+async function payForMessage(
+  context: AppLoadContext,
+  user: UserRef,
+  conversationId: string,
+  messageId: string,
+  session?: SessionRecheck,
+): Promise<{ conversation: OwnedConversation; history: HistoryTurn[]; spend: SpendResult }> {
   if (!isUuid(conversationId)) throw new ChatError("not_found", 404, "Conversa não encontrada");
-  const gate = sendGate(user.id, conversationId);
+  const sessionOk = session ? sessionStillValid(session.sessionId, user.id) : sql`true`;
+  const gate = sendGate(user.id, conversationId, sessionOk);
   const { row, spend } = await spendCreditsGated(context.db, user.id, CREDITS_PER_MESSAGE, CHAT_MESSAGE_CREDIT_REASON, gate, messageId);
+  if (row && session && !row.session_ok) {
+    // The session ended, the account was blocked or its month turned since this isolate read it: nothing was
+    // spent; read the session now (which renews a new month's credits) and pay again, or refuse like the guard.
+    const { refusal } = await session.recheck();
+    if (refusal) throw new SessionRefusedError(refusal);
+    return payForMessage(context, user, conversationId, messageId);
+  }
   if (!row) throw new ChatError("not_found", 404, "Conversa não encontrada");
   if (!spend) throw new ChatError("feature_disabled", 403, "Recurso Temporariamente Indisponível");
   const history = (typeof row.history === "string" ? JSON.parse(row.history) : row.history) as HistoryTurn[];
@@ -490,7 +521,7 @@ export async function* sendMessageStream(
   }
 
   const userMessageId = crypto.randomUUID();
-  const { conversation, history, spend: spent } = await payForMessage(context, user, conversationId, userMessageId);
+  const { conversation, history, spend: spent } = await payForMessage(context, user, conversationId, userMessageId, options.session);
   if (!spent.ok) return { status: "credits_exhausted", code: CREDITS_EXHAUSTED, balance: spent.balance };
 
   let text: string;
@@ -518,16 +549,14 @@ export async function* sendMessageStream(
   const built = buildChatMessages({ mode: conversation.mode, lesson: conversation.lesson ?? undefined, history, userText: text });
   // Stored while the provider prepares its first token (one round trip less before it).
   const storeUserMessage = (async () => {
-    await context.db
-      .insert(chatMessages)
-      .values({
-        id: userMessageId,
-        conversationId: conversation.id,
-        role: "user",
-        text,
-        transcription: voice ? text : null,
-        status: "complete",
-      });
+    await context.db.insert(chatMessages).values({
+      id: userMessageId,
+      conversationId: conversation.id,
+      role: "user",
+      text,
+      transcription: voice ? text : null,
+      status: "complete",
+    });
     if (voice) {
       try {
         const audioUrl = await storeChatAudio(context, conversation.id, userMessageId, voice);
@@ -658,6 +687,10 @@ function itemEvent(item: StreamItem): ChatStreamEvent {
 
 function errorEvent(error: unknown): ChatStreamEvent {
   if (error instanceof ChatError) return { event: "error", data: { code: error.code, message: error.message, status: error.status } };
+  if (error instanceof SessionRefusedError) {
+    const { code, message, status } = error.refusal;
+    return { event: "error", data: { code, message, status, ...(code === "UNAUTHENTICATED" ? { title: AUTH_ERROR_TITLE } : {}) } };
+  }
   if (isDatabaseUnavailable(error)) {
     console.warn("chat stream: database unavailable");
     const { title, message } = DATABASE_UNAVAILABLE;

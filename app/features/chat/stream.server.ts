@@ -5,11 +5,9 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { MAX_AUDIO_BYTES } from "~/lib/audio/validate";
 import { isUuid } from "~/lib/ids";
-import { checkAccess, type SessionUser } from "~/server/auth.server";
+import { checkAccess, recheckSession, sessionUserForStatement, type AccessRefusal, type SessionUser } from "~/server/auth.server";
 import { BODY_MESSAGES, parseForm } from "~/server/request.server";
-import { ChatError, formatEvent, MESSAGE_MAX_CHARS, type VoiceInput } from "./chat.server";
-
-export const AUTH_ERROR_TITLE = "Erro de Autenticação";
+import { AUTH_ERROR_TITLE, ChatError, formatEvent, MESSAGE_MAX_CHARS, type SessionRecheck, type VoiceInput } from "./chat.server";
 
 export function errorEventResponse(status: number, data: { code: string; message: string; title?: string }): Response {
   return new Response(formatEvent({ event: "error", data: { ...data, status } }), {
@@ -21,21 +19,29 @@ export function errorEventResponse(status: number, data: { code: string; message
 /**
  * The endpoint's checks before any work, in order: the conversation id's shape (404), the method (405),
  * the signed-in, non-blocked learner (401/403). The learner and the id, or the Response to answer with.
+ * `sessionInStatement` (a chat message): a learner this isolate already knows is checked again by the spend
+ * statement instead of a read now — `session` is then what sendMessageStream passes to it.
  */
 export async function streamRequest(
   request: Request,
   context: AppLoadContext,
   params: { conversationId?: string },
-): Promise<{ user: SessionUser; conversationId: string } | Response> {
+  options: { sessionInStatement?: boolean } = {},
+): Promise<{ user: SessionUser; conversationId: string; session?: SessionRecheck } | Response> {
   const conversationId = params.conversationId ?? "";
   if (!isUuid(conversationId)) return errorEventResponse(404, { code: "not_found", message: "Conversa não encontrada" });
   if (request.method !== "POST") return errorEventResponse(405, { code: "method_not_allowed", message: "Use POST." });
-  const { user, refusal } = await checkAccess(request, context);
-  if (refusal) {
-    const title = refusal.code === "UNAUTHENTICATED" ? AUTH_ERROR_TITLE : undefined;
-    return errorEventResponse(refusal.status, { code: refusal.code, message: refusal.message, title });
+  const refused = ({ code, message, status }: AccessRefusal) =>
+    errorEventResponse(status, { code, message, title: code === "UNAUTHENTICATED" ? AUTH_ERROR_TITLE : undefined });
+  if (!options.sessionInStatement) {
+    const { user, refusal } = await checkAccess(request, context);
+    return refusal ? refused(refusal) : { user, conversationId };
   }
-  return { user, conversationId };
+  const access = await sessionUserForStatement(request, context);
+  if (access.refusal) return refused(access.refusal);
+  const { user, recheck: sessionId } = access;
+  const session = sessionId ? { sessionId, recheck: () => recheckSession(request, context, sessionId) } : undefined;
+  return { user, conversationId, session };
 }
 
 /** Multipart overhead allowed on top of the 50 MB audio limit. */

@@ -7,9 +7,9 @@ import type { RouteHandle } from "~/lib/access";
 export const handle: RouteHandle = { access: "user" };
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const checked = await streamRequest(request, context, params);
+  const checked = await streamRequest(request, context, params, { sessionInStatement: true });
   if (checked instanceof Response) return checked;
-  const { user, conversationId } = checked;
+  const { user, conversationId, session } = checked;
   let input;
   try {
     input = await readMessageForm(request);
@@ -17,7 +17,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     if (error instanceof ChatError) return errorEventResponse(error.status, { code: error.code, message: error.message });
     throw error;
   }
-  const stream = sendMessageStream(context, user, conversationId, input);
+  const stream = sendMessageStream(context, user, conversationId, input, { session });
   return toEventStream(stream, { waitUntil: (p) => context.cloudflare.ctx.waitUntil(p) });
 }
 
