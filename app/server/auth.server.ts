@@ -167,7 +167,11 @@ export async function sessionUserForStatement(
 ): Promise<{ user: SessionUser; recheck: string | null; refusal?: undefined } | { refusal: AccessRefusal }> {
   const sessionId = await sessionIdFrom(request, context.cloudflare.env);
   const entry = sessionId ? keptSessions(context).get(sessionId) : undefined;
-  if (entry && !accessRefusal(entry.user, "user")) return { user: { ...entry.user }, recheck: entry.user.sessionId };
+  if (entry && !accessRefusal(entry.user, "user")) {
+    // The action changes the user (credits, level): the next page load reads it again; the identity stays kept.
+    entry.readAt = Number.NEGATIVE_INFINITY;
+    return { user: { ...entry.user }, recheck: entry.user.sessionId };
+  }
   const { user, refusal } = await checkAccess(request, context);
   return refusal ? { refusal } : { user, recheck: null };
 }

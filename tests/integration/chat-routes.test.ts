@@ -640,6 +640,8 @@ describe("a message from a learner this isolate already knows: the spend stateme
     const [knownStatements, unknownStatements] = [await statementsOf(known, knownChat), await statementsOf(unknown, unknownChat)];
     expect(unknownStatements - knownStatements).toBe(1);
     expect([await balanceOf(known), await balanceOf(unknown)]).toEqual([4, 4]);
+    // The message changed the learner: the next page load of this isolate reads it again (not the kept 5 credits).
+    expect((await pageLoad(known))?.monthlyCredits).toBe(4);
   });
 
   it("refuses, spending nothing, an account blocked or a session ended since this isolate read it", async () => {
