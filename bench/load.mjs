@@ -131,7 +131,7 @@ try {
   const { sql } = await import("drizzle-orm");
   const { createCookie } = await import("@remix-run/cloudflare");
   const { randomToken, sha256Hex } = await import("../app/server/password.ts");
-  const { creditPeriod } = await import("../app/server/credits.server.ts");
+  const { creditPeriod, refundAbandonedSpends, ABANDONED_AFTER_MS } = await import("../app/server/credits.server.ts");
   const env = loadEnv(vars);
   const { pool, db } = connect(env);
   const rows = async (query) => (await db.execute(query)).rows;
@@ -568,19 +568,27 @@ try {
     );
   }
 
+  // What the 5-minute cron sweep does once the run's last request is that old: a spend whose message or attempt a
+  // dying request never stored (the --fault window) is refunded — the app's own function, at that later time.
+  const swept = await refundAbandonedSpends(checkDb, new Date(Date.now() + ABANDONED_AFTER_MS + 60_000));
+  results.sweep = swept;
+  console.log(`sweep (as the cron, 5 minutes later): ${swept.chatMessages} chat credits and ${swept.attempts} pronunciation attempts refunded`);
+
   // Credits: balance = ledger sum, never negative; every net credit matches what it paid for.
   const credit = await q(sql`
     select u.id, u.monthly_credits as balance,
       coalesce((select sum(delta) from credit_ledger l where l.user_id = u.id), 0)::int as ledger,
       coalesce((select min(balance_after) from credit_ledger l where l.user_id = u.id), 0)::int as lowest,
       (select count(*) from credit_ledger l where l.user_id = u.id and reason = 'chat_message')::int as chat_debits,
-      (select count(*) from credit_ledger l where l.user_id = u.id and reason in ('refund:provider_failed', 'refund:not_understood', 'refund:server_error'))::int as chat_refunds,
+      (select count(*) from credit_ledger l where l.user_id = u.id and (reason in ('refund:provider_failed', 'refund:not_understood', 'refund:server_error')
+        or (reason = 'refund:abandoned' and exists (select 1 from credit_ledger s where s.ref = l.ref and s.reason = 'chat_message'))))::int as chat_refunds,
       (select count(*) from chat_messages m join chat_conversations c on c.id = m.conversation_id
         where c.user_id = u.id and m.role = 'user' and m.status <> 'failed')::int as chat_kept,
       (select count(*) from credit_ledger l where l.user_id = u.id and reason = 'flashcards')::int as game_debits,
       (select count(*) from flashcard_games g where g.user_id = u.id)::int as games,
       (select count(*) from credit_ledger l where l.user_id = u.id and reason = 'pronunciation')::int as attempt_debits,
-      (select count(*) from credit_ledger l where l.user_id = u.id and reason = 'refund:pronunciation')::int as attempt_refunds,
+      (select count(*) from credit_ledger l where l.user_id = u.id and (reason = 'refund:pronunciation'
+        or (reason = 'refund:abandoned' and exists (select 1 from pronunciation_attempts a where a.id = l.ref))))::int as attempt_refunds,
       (select count(*) from pronunciation_attempts a where a.user_id = u.id)::int as attempts,
       (select count(*) from pronunciation_attempts a where a.user_id = u.id and a.status = 'failed')::int as attempts_failed
     from users u where u.id in (${idList})`);

@@ -355,6 +355,7 @@ describe("toEventStream", () => {
     }
     const response = await toEventStream(outage());
     expect(response.status).toBe(503);
+    expect(response.headers.get("Retry-After")).toBe("10");
     expect(parse(await response.text())).toEqual([
       {
         event: "error",

@@ -15,7 +15,7 @@ import { getAiProviders, NIKA_UNAVAILABLE } from "~/server/ai/index.server";
 import { ProviderError, toProviderError, type AiProviders, type ProviderErrorKind, type ProviderOptions } from "~/server/ai/types";
 import { sessionStillValid, type AccessRefusal } from "~/server/auth.server";
 import { CHAT_MESSAGE_CREDIT_REASON, refundCredits, spendCreditsGated, type SpendResult } from "~/server/credits.server";
-import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "~/server/db.server";
+import { DATABASE_UNAVAILABLE, DB_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "~/server/db.server";
 import { getFlags } from "~/server/flags.server";
 import { appConfig, chatConversations, chatMessages, lessons, users, type ChatConversation, type ChatMessageRow } from "~/server/schema";
 import { CHAT_AUDIO_FOLDER, mediaBucket, putObject } from "~/server/storage.server";
@@ -706,8 +706,8 @@ const SSE_HEADERS = {
   "X-Accel-Buffering": "no",
 };
 
-function eventResponse(body: BodyInit, status: number): Response {
-  return new Response(body, { status, headers: SSE_HEADERS });
+function eventResponse(body: BodyInit, status: number, retryAfter?: number): Response {
+  return new Response(body, { status, headers: retryAfter ? { ...SSE_HEADERS, "Retry-After": String(retryAfter) } : SSE_HEADERS });
 }
 
 /**
@@ -731,7 +731,9 @@ export async function toEventStream(
   } catch (error) {
     const event = errorEvent(error);
     const status = event.event === "error" ? (event.data.status ?? 500) : 500;
-    return eventResponse(formatEvent(event), status);
+    // A database outage says when to try again, as every other 503 of the app does.
+    const retryAfter = event.event === "error" && event.data.code === "DATABASE_UNAVAILABLE" ? DB_RETRY_AFTER_SECONDS : undefined;
+    return eventResponse(formatEvent(event), status, retryAfter);
   }
   if (first.done) return eventResponse(formatEvent(finalEvent(first.value)), statusOf(first.value));
 
