@@ -241,6 +241,26 @@ describe("an attempt", () => {
     expect(await getBalance(db, who.id)).toBe(10);
   });
 
+  it("scores an attempt whose recording R2 refused: the score is kept without a replay, the credit spent once", async () => {
+    const who = await learner(4);
+    await say(levelOne.sentence);
+    const level = (await loadLevel(db, who.id, 1))!;
+    const failingPuts = new Proxy(world.media.bucket, {
+      get: (bucket, name) => (name === "put" ? () => Promise.reject(new Error("R2 unavailable")) : Reflect.get(bucket, name, bucket)),
+    });
+    const context = world.ctx({ ...world.aiEnv, MEDIA: failingPuts });
+    const checked = checkRecording(wav());
+    if (!checked.ok) throw new Error("the test recording is refused");
+    const outcome = await scoreAttempt(context, who.id, level, checked.recording, pronunciationScorer(context)!);
+    expect(outcome).toMatchObject({ ok: true, balance: 3 });
+    const [row] = await attemptsOf(who.id);
+    expect(row).toMatchObject({ status: "scored", audioKey: null });
+    expect(row!.overallScore).toBeGreaterThan(0);
+    expect(await getBalance(db, who.id)).toBe(3);
+    const listed = await world.media.bucket.list({ prefix: `pronunciation-attempts/${who.id}/` });
+    expect(listed.objects).toHaveLength(0);
+  });
+
   it("keeps the best score: a worse attempt does not lower it", async () => {
     const who = await learner();
     await say(levelOne.sentence);
