@@ -284,8 +284,12 @@ export const creditLedger = pgTable(
   },
   (t) => [
     index("credit_ledger_user_idx").on(t.userId, t.createdAt),
-    index("credit_ledger_ref_spend_idx").on(t.createdAt).where(sql`${t.ref} is not null and ${t.delta} < 0`),
-    uniqueIndex("credit_ledger_ref_refund_idx").on(t.ref).where(sql`${t.delta} > 0`),
+    index("credit_ledger_ref_spend_idx")
+      .on(t.createdAt)
+      .where(sql`${t.ref} is not null and ${t.delta} < 0`),
+    uniqueIndex("credit_ledger_ref_refund_idx")
+      .on(t.ref)
+      .where(sql`${t.delta} > 0`),
   ],
 );
 
