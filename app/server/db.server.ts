@@ -1,5 +1,6 @@
 import { Pool, neonConfig } from "@neondatabase/serverless";
 import { drizzle } from "drizzle-orm/neon-serverless";
+import { encode as encodeTurboStream } from "turbo-stream";
 import type { PgDatabase } from "drizzle-orm/pg-core";
 import type { Env } from "./env";
 import type * as schema from "./schema";
@@ -189,6 +190,8 @@ export function wasDatabaseUnavailable(context: { memo: Map<string, unknown> }) 
  */
 export function databaseUnavailableResponse(request?: Request): Response {
   const headers = { "Retry-After": String(DB_RETRY_AFTER_SECONDS), "Cache-Control": "no-store" };
+  const page = request ? pageOfDataRequest(request) : null;
+  if (page) return reloadDocumentResponse(page, headers);
   const body = { code: "database_unavailable", title: DATABASE_UNAVAILABLE.title, error: DATABASE_UNAVAILABLE.message };
   if (request?.headers.get("Accept")?.includes("text/event-stream")) {
     const data = { code: body.code, title: body.title, message: body.error, status: 503 };
@@ -198,6 +201,32 @@ export function databaseUnavailableResponse(request?: Request): Response {
     });
   }
   return Response.json(body, { status: 503, headers });
+}
+
+/**
+ * The page a single-fetch data request (`/courses.data?_routes=…`: a client navigation, or a form submitted with
+ * JavaScript) is for, or null for any other request.
+ */
+function pageOfDataRequest(request: Request): string | null {
+  const url = new URL(request.url);
+  if (!url.pathname.endsWith(".data")) return null;
+  const path = url.pathname === "/_root.data" ? "/" : url.pathname.slice(0, -".data".length);
+  url.searchParams.delete("_routes");
+  url.searchParams.delete("index");
+  return path + url.search;
+}
+
+/**
+ * A data request's answer during an outage: what Remix's client decodes as a redirect that reloads the document
+ * (single fetch's turbo-stream, the `SingleFetchRedirect` entry `redirectDocument` produces), to the same page — whose
+ * document request then shows the pt-BR 503 screen (or the page, if the database is back). JSON here would fail to
+ * decode and show the generic error screen instead. Still a 503 with Retry-After for anything that watches statuses.
+ */
+function reloadDocumentResponse(page: string, headers: Record<string, string>): Response {
+  const reload = { redirect: page, status: 302, revalidate: false, reload: true, replace: false };
+  const marker = {};
+  const body = encodeTurboStream(marker, { plugins: [(value: unknown) => (value === marker ? ["SingleFetchRedirect", reload] : undefined)] });
+  return new Response(body, { status: 503, headers: { ...headers, "Content-Type": "text/x-script" } });
 }
 
 /**

@@ -10,6 +10,7 @@ import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { neonConfig } from "@neondatabase/serverless";
 import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
 import { sql } from "drizzle-orm";
+import { decode as decodeTurboStream } from "turbo-stream";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
 import * as entryServer from "~/entry.server";
@@ -259,6 +260,26 @@ describe("requests while the database is away, and after it is back (Remix's req
     expect(sse.response.headers.get("Content-Type")).toMatch(/text\/event-stream/);
     expect(sse.body).toMatch(/^event: error\ndata: \{.*"status":503.*\}\n\n$/);
     expect(sse.body).toContain(DATABASE_UNAVAILABLE.message);
+  });
+
+  it("answers a client navigation's data request with a document reload of its page (where the 503 screen shows)", async () => {
+    const { response, body } = await serve("/page.data?_routes=root%2Croutes%2Fpage&tab=2");
+    expect(response.status).toBe(503);
+    expect(response.headers.get("Retry-After")).toBe(String(DB_RETRY_AFTER_SECONDS));
+    expect(response.headers.get("Content-Type")).toBe("text/x-script");
+    // Decoded as Remix's browser runtime decodes single fetch (turbo-stream, its SingleFetchRedirect entry).
+    const redirectOf = async (text: string) =>
+      (
+        await decodeTurboStream(new Response(text).body!, {
+          plugins: [
+            (type: string, ...rest: unknown[]) => (type === "SingleFetchRedirect" ? { value: { singleFetchRedirect: rest[0] } } : false),
+          ],
+        })
+      ).value;
+    expect(await redirectOf(body)).toEqual({
+      singleFetchRedirect: { redirect: "/page?tab=2", status: 302, revalidate: false, reload: true, replace: false },
+    });
+    expect(await redirectOf((await serve("/_root.data")).body)).toMatchObject({ singleFetchRedirect: { redirect: "/", reload: true } });
   });
 
   it("answers 503 too when the bridge is up but Postgres behind it is down", async () => {
