@@ -1,7 +1,7 @@
 import { Pool, neonConfig } from "@neondatabase/serverless";
 import { drizzle } from "drizzle-orm/neon-serverless";
-import { encode as encodeTurboStream } from "turbo-stream";
 import type { PgDatabase } from "drizzle-orm/pg-core";
+import { encode as encodeTurboStream } from "turbo-stream";
 import type { Env } from "./env";
 import type * as schema from "./schema";
 
