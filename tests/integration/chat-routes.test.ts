@@ -2,6 +2,7 @@
 // the streaming resource routes (statuses before the first token) and the owner-only audio route.
 import { eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startConversation } from "~/features/chat/chat.server";
 import type { ChatPageData } from "~/features/chat/types";
 import { MAX_AUDIO_BYTES } from "~/lib/audio/validate";
 import { encodeWav } from "~/lib/audio/wav";
@@ -664,6 +665,21 @@ describe("a message from a learner this isolate already knows: the spend stateme
     expect((await events(ended))[0]!.data).toMatchObject({ code: "UNAUTHENTICATED", title: "Erro de Autenticação", status: 401 });
     expect(await balanceOf(signedOutLater)).toBe(5);
     expect(await userMessages(other)).toEqual([]);
+  });
+
+  it("a level found by the English test is on the next page load, even when one during the reply kept the learner", async () => {
+    const who = await learner(5);
+    const test = (await startConversation(ctx(), who, { mode: "english-test" })).id;
+    await pageLoad(who);
+    const body = { text: "\n[[NIKA_LEVEL:b2]]\n" }; // the fake model echoes it: its reply carries the marker
+    await world.hook("mode=slow&delay=400"); // the model takes its time, so a page load can come meanwhile
+    const sending = messagesRoute
+      .action(args(post(`/resources/chat/${test}/messages`, who, body), inIsolate(), { conversationId: test }))
+      .then((response) => response.text());
+    await new Promise((r) => setTimeout(r, 150));
+    expect((await pageLoad(who))?.englishLevel).toBeNull(); // kept by this isolate, without a level
+    expect(await sending).toContain("event: done");
+    expect((await pageLoad(who))?.englishLevel).toBe("B2");
   });
 
   it("pays from the renewed balance when a new month began since this isolate read the session", async () => {

@@ -13,7 +13,7 @@ import { errorMessage } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
 import { getAiProviders, NIKA_UNAVAILABLE } from "~/server/ai/index.server";
 import { ProviderError, toProviderError, type AiProviders, type ProviderErrorKind, type ProviderOptions } from "~/server/ai/types";
-import { sessionStillValid, type AccessRefusal } from "~/server/auth.server";
+import { forgetUserSessions, sessionStillValid, type AccessRefusal } from "~/server/auth.server";
 import { CHAT_MESSAGE_CREDIT_REASON, refundCredits, spendCreditsGated, type SpendResult } from "~/server/credits.server";
 import { DATABASE_UNAVAILABLE, DB_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "~/server/db.server";
 import { getFlags } from "~/server/flags.server";
@@ -404,6 +404,8 @@ async function storeNikaReply(
         .update(users)
         .set({ englishLevel: marker.level, englishLevelAt: sql`now()`, updatedAt: sql`now()` })
         .where(eq(users.id, conversation.userId));
+      // A page load during the reply may have kept the learner without it: the account page must show it at once.
+      forgetUserSessions(context, conversation.userId);
     }
   }
   const [row] = await context.db
