@@ -85,6 +85,29 @@ export async function requireFreePorts(ports) {
   }
 }
 
+/**
+ * `connections` loops requesting `url` back to back for `seconds` (keep-alive, redirects not followed, `cookie` sent):
+ * every request's latency in ms and how many answered each status.
+ */
+export async function requestLoop(url, { cookie, seconds, connections }) {
+  const latencies = [];
+  const statuses = new Map();
+  const deadline = performance.now() + seconds * 1000;
+  const headers = cookie ? { Cookie: cookie } : {};
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < deadline) {
+        const started = performance.now();
+        const response = await fetch(url, { headers, redirect: "manual" });
+        await response.arrayBuffer();
+        latencies.push(performance.now() - started);
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+      }
+    }),
+  );
+  return { latencies, statuses };
+}
+
 /** The q-quantile (0–1) of `values`, nearest rank. */
 export function percentile(values, q) {
   const sorted = [...values].sort((a, b) => a - b);

@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import WebSocket from "ws";
-import { requireFreePorts, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
+import { requestLoop, requireFreePorts, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
 
 const { values: opts } = parseArgs({
   options: {
@@ -69,23 +69,6 @@ async function devtools() {
   };
 }
 
-async function load(url, cookie) {
-  let requests = 0;
-  const statuses = new Map();
-  const deadline = performance.now() + SECONDS * 1000;
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      while (performance.now() < deadline) {
-        const response = await fetch(url, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
-        await response.arrayBuffer();
-        requests++;
-        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-      }
-    }),
-  );
-  return { requests, statuses };
-}
-
 /** Self and total (inclusive, each function counted once per stack) time per function, in ms. */
 function summarize(profile) {
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -123,7 +106,8 @@ try {
   await session.send("Profiler.enable");
   await session.send("Profiler.setSamplingInterval", { interval: 100 });
   await session.send("Profiler.start");
-  const { requests, statuses } = await load(url, cookie);
+  const { latencies, statuses } = await requestLoop(url, { cookie, seconds: SECONDS, connections: CONNECTIONS });
+  const requests = latencies.length;
   const { profile } = await session.send("Profiler.stop");
   session.close();
 

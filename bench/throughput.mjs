@@ -8,7 +8,7 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { benchDb, percentile, requireFreePorts, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
+import { benchDb, percentile, requestLoop, requireFreePorts, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
 
 const { values: opts } = parseArgs({
   options: {
@@ -70,29 +70,15 @@ for (let i = 0; ; i++) {
   await new Promise((r) => setTimeout(r, 200));
 }
 
-/** `CONNECTIONS` loops requesting `url` back to back for SECONDS: req/s, p50/p95 and any other status than `expected`. */
+/** requestLoop for SECONDS over CONNECTIONS: req/s, p50/p95 and how many answered another status than `expected`. */
 async function load(url, cookie, expected = 200) {
-  const latencies = [];
-  let failures = 0;
-  const deadline = performance.now() + SECONDS * 1000;
-  const headers = cookie ? { Cookie: cookie } : {};
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      while (performance.now() < deadline) {
-        const started = performance.now();
-        const response = await fetch(url, { headers, redirect: "manual" });
-        await response.arrayBuffer();
-        latencies.push(performance.now() - started);
-        if (response.status !== expected) failures++;
-      }
-    }),
-  );
+  const { latencies, statuses } = await requestLoop(url, { cookie, seconds: SECONDS, connections: CONNECTIONS });
   return {
     rps: latencies.length / SECONDS,
     p50: percentile(latencies, 0.5),
     p95: percentile(latencies, 0.95),
     requests: latencies.length,
-    failures,
+    failures: latencies.length - (statuses.get(expected) ?? 0),
   };
 }
 
