@@ -651,7 +651,7 @@ describe("a message from a learner this isolate already knows: the spend stateme
     await pageLoad(blockedLater);
     await db.update(users).set({ accountType: "blocked" }).where(eq(users.id, blockedLater.id));
     const blocked = await send(blockedLater, id);
-    expect(blocked.status).toBe(403);
+    expect([blocked.status, blocked.headers.get("Cache-Control")]).toEqual([403, "no-store"]);
     expect((await events(blocked))[0]!.data).toMatchObject({ code: "BLOCKED", status: 403 });
     expect(await balanceOf(blockedLater)).toBe(5);
     expect(await userMessages(id)).toEqual([]);

@@ -36,7 +36,6 @@ export const CHAT_AUDIO_ROUTE = "/resources/chat-audio/";
 
 export type ChatErrorCode = "invalid_text" | "invalid_audio" | "invalid_mode" | "not_found" | "feature_disabled" | "voice_unavailable";
 
-/** A request the caller must fix (400), a conversation/lesson that is not the user's (404), a flag off (403). */
 /** A chat message whose spend statement re-checks the session (auth.server's sessionUserForStatement). */
 export type SessionRecheck = { sessionId: string; recheck: () => Promise<{ refusal?: AccessRefusal }> };
 
@@ -50,6 +49,7 @@ export class SessionRefusedError extends Error {
   }
 }
 
+/** A request the caller must fix (400), a conversation/lesson that is not the user's (404), a flag off (403). */
 export class ChatError extends Error {
   readonly code: ChatErrorCode;
   readonly status: 400 | 403 | 404 | 413 | 415 | 503;
@@ -712,6 +712,13 @@ function eventResponse(body: BodyInit, status: number, retryAfter?: number): Res
   return new Response(body, { status, headers: retryAfter ? { ...SSE_HEADERS, "Retry-After": String(retryAfter) } : SSE_HEADERS });
 }
 
+/** A refusal or failure before the first event: never stored, like the endpoint guard's (stream.server's errorEventResponse). */
+function errorResponse(body: BodyInit, status: number, retryAfter?: number): Response {
+  const response = eventResponse(body, status, retryAfter);
+  response.headers.set("Cache-Control", "no-store");
+  return response;
+}
+
 /**
  * A `text/event-stream` Response for a send or greet stream: `event: token` per piece (and
  * `event: transcription` for voice), then one `event: done` ({id, text, audioUrl, …}) or
@@ -735,7 +742,7 @@ export async function toEventStream(
     const status = event.event === "error" ? (event.data.status ?? 500) : 500;
     // A database outage says when to try again, as every other 503 of the app does.
     const retryAfter = event.event === "error" && event.data.code === "DATABASE_UNAVAILABLE" ? DB_RETRY_AFTER_SECONDS : undefined;
-    return eventResponse(formatEvent(event), status, retryAfter);
+    return errorResponse(formatEvent(event), status, retryAfter);
   }
   if (first.done) return eventResponse(formatEvent(finalEvent(first.value)), statusOf(first.value));
 
