@@ -56,7 +56,7 @@ export default {
     }
   },
 
-  /** Monthly credits: cron "0 3 1 * *" (00:00 on day 1 in America/Sao_Paulo). */
+  /** Monthly credits: cron "0 3 1 * *" (00:00 on day 1 in America/Sao_Paulo); every 5 minutes, the abandoned-spends sweep. */
   async scheduled(controller, rawEnv, ctx) {
     const env = loadEnv(rawEnv); // a ConfigError fails the cron run, with the same message
     const requestDb = createRequestDb(env);

@@ -13,12 +13,12 @@ export function monthlyAllowance(env: Pick<Env, "MONTHLY_CREDITS">): number {
   return Number.isFinite(value) && value >= 0 ? value : DEFAULT_MONTHLY_CREDITS;
 }
 
-/** The credit period (YYYY-MM) that `now` falls in, on the São Paulo calendar. */
 // Built once: constructing an Intl.DateTimeFormat costs more than formatting with it, and this runs on every request.
 const SAO_PAULO_MONTH = new Intl.DateTimeFormat("en-CA", { timeZone: SAO_PAULO, year: "numeric", month: "2-digit" });
 
 let lastPeriod = { minute: Number.NaN, period: "" };
 
+/** The credit period (YYYY-MM) that `now` falls in, on the São Paulo calendar. */
 export function creditPeriod(now: Date): string {
   // Time zone offsets are whole minutes, so a month never turns within one UTC minute: the answer for this minute
   // is kept (formatting costs ≈ 50 µs, and every request asks).
@@ -184,6 +184,12 @@ export async function renewCreditsIfDue(db: DbOrTx, userId: string, allowance: n
 
 /** A spend whose thing was not stored this long after it is taken as abandoned (far beyond any request's timeouts). */
 export const ABANDONED_AFTER_MS = 5 * 60_000;
+/**
+ * How far back the sweep looks for chat spends (it runs every 5 minutes): older ones are settled. It also keeps a
+ * message deleted long after it was paid for from ever counting as never stored (nothing deletes messages today but
+ * their user, whose ledger goes with them).
+ */
+export const ABANDONED_LOOKBACK_MS = 24 * 60 * 60_000;
 export const ABANDONED_REFUND_REASON = "refund:abandoned";
 /** The ledger reason of a chat message's credit (its ref is the learner message's id). */
 export const CHAT_MESSAGE_CREDIT_REASON = "chat_message";
@@ -198,6 +204,7 @@ export const CHAT_MESSAGE_CREDIT_REASON = "chat_message";
  */
 export async function refundAbandonedSpends(db: DbOrTx, now: Date): Promise<{ chatMessages: number; attempts: number }> {
   const cutoff = new Date(now.getTime() - ABANDONED_AFTER_MS);
+  const since = new Date(now.getTime() - ABANDONED_LOOKBACK_MS);
   // Reads the CTE `abandoned` (user_id, ref). Per user, the balance goes up by the user's count; each ledger row
   // carries the balance after its own +1.
   const refundEachAbandoned = sql`
@@ -215,7 +222,7 @@ export async function refundAbandonedSpends(db: DbOrTx, now: Date): Promise<{ ch
     with abandoned as (
       select s.user_id, s.ref from credit_ledger s
       where s.ref is not null and s.delta < 0 and s.reason = ${CHAT_MESSAGE_CREDIT_REASON} and s.created_at < ${cutoff}
-        and not exists (select 1 from chat_messages m where m.id = s.ref)
+        and s.created_at >= ${since} and not exists (select 1 from chat_messages m where m.id = s.ref)
         and not exists (select 1 from credit_ledger r where r.ref = s.ref and r.delta > 0)
     ), ${refundEachAbandoned}`);
   const attempts = await db.execute(sql`

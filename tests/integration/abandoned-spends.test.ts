@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { sendMessage, startConversation } from "~/features/chat/chat.server";
 import { checkRecording, failAttempt, loadLevel, pronunciationScorer, scoreAttempt } from "~/features/pronunciation/attempts.server";
 import { encodeWav } from "~/lib/audio/wav";
-import { ABANDONED_AFTER_MS, getBalance, refundAbandonedSpends } from "~/server/credits.server";
+import { ABANDONED_AFTER_MS, ABANDONED_LOOKBACK_MS, getBalance, refundAbandonedSpends } from "~/server/credits.server";
 import { chatMessages, creditLedger, pronunciationAttempts, users } from "~/server/schema";
 import { useChatWorld } from "./chat-world";
 import { freePort } from "./fake-upstream";
@@ -80,6 +80,19 @@ describe("the sweep of abandoned spends", () => {
       ["chat_message", -1, 9, spend!.ref],
       ["refund:abandoned", 1, 10, spend!.ref],
     ]);
+    // A day later the sweep no longer looks that far back (a message deleted since would not count as never stored).
+    const stale = await newUser(5);
+    const oldRef = crypto.randomUUID();
+    await world.db.insert(creditLedger).values({
+      userId: stale.id,
+      delta: -1,
+      balanceAfter: 4,
+      reason: "chat_message",
+      ref: oldRef,
+      createdAt: new Date(Date.now() - ABANDONED_LOOKBACK_MS - 60_000),
+    });
+    expect(await refundAbandonedSpends(world.db, new Date())).toMatchObject({ chatMessages: 0 });
+    expect((await ledgerOf(stale.id)).map((l) => l.reason)).toEqual(["chat_message"]);
     // Once: the next sweeps find nothing, and the database refuses a second refund of the same ref.
     expect(await refundAbandonedSpends(world.db, later())).toEqual({ chatMessages: 0, attempts: 0 });
     await expect(
