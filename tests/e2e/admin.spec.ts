@@ -77,11 +77,16 @@ test("a refused toggle rolls back and says 'Falha ao atualizar configuração. T
   await visit(page, "/admin");
   const toggle = page.getByRole("switch", { name: "Flashcards" });
   await expect(toggle).toHaveAttribute("aria-checked", "true");
-  // The server refuses a key it does not know (404 unknown_config): nothing changes, for every spec.
-  await toggle
-    .locator("xpath=ancestor::form")
-    .locator('input[name="key"]')
-    .evaluate((input) => ((input as HTMLInputElement).value = "feature_inexistente"));
+  // The server refuses a key it does not know (404 unknown_config): nothing changes, for every spec. The key is
+  // swapped in the request itself (a value set in the page could be reset by a re-render before the click, and the
+  // real flag would then change under the other specs); a POST without the expected key never leaves.
+  await page.route(/\/admin(\.data)?(\?index)?$/, (route) => {
+    const request = route.request();
+    if (request.method() !== "POST") return route.continue();
+    const body = request.postData() ?? "";
+    if (!body.includes("key=feature_flashcards")) return route.abort("failed");
+    return route.continue({ postData: body.replace("key=feature_flashcards", "key=feature_inexistente") });
+  });
   await toggle.click();
   if (jsEnabled(testInfo)) {
     await expect(page).toShowToast("Falha ao atualizar configuração. Tente novamente.");
