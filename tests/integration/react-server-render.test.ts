@@ -4,12 +4,12 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { createElement as h, Suspense, type ReactNode } from "react";
-import { renderToString } from "react-dom/server.node";
+import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 
 const require = createRequire(import.meta.url);
 const productionBuild = join(dirname(require.resolve("react-dom/package.json")), "cjs/react-dom-server.browser.production.min.js");
-const { renderToReadableStream } = require(productionBuild) as typeof import("react-dom/server.browser");
+const { renderToReadableStream } = require(productionBuild) as typeof import("react-dom/server");
 
 async function chunksOf(element: ReactNode) {
   const stream = await renderToReadableStream(element);
