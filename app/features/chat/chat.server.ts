@@ -211,8 +211,8 @@ function sendGate(userId: string, conversationId: string, sessionOk: SQL) {
   return sql`
     select c.id, c.user_id, c.mode, c.lesson_id, c.created_at, c.updated_at,
       l.title as lesson_title, l.description as lesson_description,
-      ${sessionOk} as session_ok,
-      coalesce((select ac.config_value from ${appConfig} ac where ac.config_key = ${modeFlagKey}), true) and ${sessionOk} as allowed,
+      session.ok as session_ok,
+      coalesce((select ac.config_value from ${appConfig} ac where ac.config_key = ${modeFlagKey}), true) and session.ok as allowed,
       coalesce((
         select json_agg(json_build_object('role', h.role, 'text', h.text) order by h.created_at, h.id)
         from (
@@ -222,6 +222,7 @@ function sendGate(userId: string, conversationId: string, sessionOk: SQL) {
         ) h
       ), '[]'::json) as history
     from ${chatConversations} c left join ${lessons} l on l.id = c.lesson_id
+      cross join lateral (select ${sessionOk} as ok) session
     where c.id = ${conversationId} and c.user_id = ${userId}
     limit 1`;
 }
