@@ -89,11 +89,11 @@ export async function requireFreePorts(ports) {
  * `connections` loops requesting `url` back to back for `seconds` (keep-alive, redirects not followed, `cookie` sent):
  * every request's latency in ms and how many answered each status.
  */
-export async function requestLoop(url, { cookie, seconds, connections }) {
+export async function requestLoop(url, { cookie, seconds, connections, acceptEncoding }) {
   const latencies = [];
   const statuses = new Map();
   const deadline = performance.now() + seconds * 1000;
-  const headers = cookie ? { Cookie: cookie } : {};
+  const headers = { ...(cookie ? { Cookie: cookie } : {}), ...(acceptEncoding ? { "Accept-Encoding": acceptEncoding } : {}) };
   await Promise.all(
     Array.from({ length: connections }, async () => {
       while (performance.now() < deadline) {

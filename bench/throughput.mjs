@@ -3,7 +3,9 @@
 // `wrangler dev` (same wrangler, same workerd) running side by side, measured ALTERNATELY — the floor right
 // before each page — with --connections keep-alive connections for --seconds each. Prints req/s, p50/p95 and
 // each page's ratio to the floor measured next to it. Signed in as the development learner.
-//   node bench/throughput.mjs [--seconds 6] [--connections 8] [--build] [--only /labs,/courses]
+//   node bench/throughput.mjs [--seconds 6] [--connections 8] [--build] [--only /labs,/courses] [--identity]
+// --identity asks for uncompressed answers (Accept-Encoding: identity): wrangler dev gzips every page inside workerd,
+// which a deployed worker does not pay (Cloudflare's edge compresses outside the worker's CPU time).
 // By default the existing ./build is served; --build rebuilds it. Own ports, database and data folder.
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -16,6 +18,7 @@ const { values: opts } = parseArgs({
     connections: { type: "string", default: "8" },
     build: { type: "boolean", default: false },
     only: { type: "string" },
+    identity: { type: "boolean", default: false },
   },
 });
 const SECONDS = Math.max(2, Math.min(60, Number(opts.seconds)));
@@ -72,7 +75,8 @@ for (let i = 0; ; i++) {
 
 /** requestLoop for SECONDS over CONNECTIONS: req/s, p50/p95 and how many answered another status than `expected`. */
 async function load(url, cookie, expected = 200) {
-  const { latencies, statuses } = await requestLoop(url, { cookie, seconds: SECONDS, connections: CONNECTIONS });
+  const acceptEncoding = opts.identity ? "identity" : undefined;
+  const { latencies, statuses } = await requestLoop(url, { cookie, seconds: SECONDS, connections: CONNECTIONS, acceptEncoding });
   return {
     rps: latencies.length / SECONDS,
     p50: percentile(latencies, 0.5),
@@ -82,7 +86,7 @@ async function load(url, cookie, expected = 200) {
   };
 }
 
-const results = { seconds: SECONDS, connections: CONNECTIONS, pages: {} };
+const results = { seconds: SECONDS, connections: CONNECTIONS, identity: opts.identity, pages: {} };
 try {
   const cookie = await signInAsLearner(base);
   const { db, pool, sql } = await benchDb(vars);
@@ -113,7 +117,10 @@ try {
   await load(hello);
 
   const ms = (value) => `${value.toFixed(1)} ms`.padStart(9);
-  console.log(`${CONNECTIONS} connections, ${SECONDS} s each, floor measured right before each page (loopback, wrangler dev)`);
+  console.log(
+    `${CONNECTIONS} connections, ${SECONDS} s each, floor measured right before each page (loopback, wrangler dev` +
+      `${opts.identity ? ", uncompressed answers" : ""})`,
+  );
   console.log(`${"page".padEnd(22)} ${"req/s".padStart(7)} ${"p50".padStart(9)} ${"p95".padStart(9)}   floor req/s   ratio`);
   for (const [label, path, expected] of pages) {
     const floorRun = await load(hello);
