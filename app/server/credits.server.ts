@@ -2,7 +2,7 @@
 // statement (balance update and ledger insert in the same CTE), so concurrent requests can never
 // overspend or lose an update. Never read-modify-write in JS.
 import { sql, type SQL } from "drizzle-orm";
-import { rowsOf, type DbOrTx } from "./db.server";
+import { jsonValue, rowsOf, type DbOrTx } from "./db.server";
 import type { Env } from "./env";
 
 export const DEFAULT_MONTHLY_CREDITS = 50;
@@ -136,7 +136,7 @@ export async function spendCreditsThen(
   const outcome = row!.outcome;
   return {
     spend: { ok: true, balance: Number(spentBalance) },
-    row: (typeof outcome === "string" ? JSON.parse(outcome) : outcome) as Row | null,
+    row: jsonValue<Row | null>(outcome),
   };
 }
 

@@ -260,3 +260,8 @@ export function rowsOf<Row = Record<string, unknown>>(result: unknown): Row[] {
   if (Array.isArray(result)) return result as Row[];
   return (result as { rows?: Row[] } | null)?.rows ?? [];
 }
+
+/** A json/jsonb value of a raw result: the Neon driver parses it, PGlite may hand over the text. */
+export function jsonValue<T>(value: unknown): T {
+  return (typeof value === "string" ? JSON.parse(value) : value) as T;
+}

@@ -3,7 +3,7 @@
 // and whether e-mail editing is blocked after a rate-limit refusal.
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { sql } from "drizzle-orm";
-import { rowsOf } from "~/server/db.server";
+import { jsonValue, rowsOf } from "~/server/db.server";
 
 export const LEDGER_PAGE_SIZE = 10;
 /** Same bucket and window as EMAIL_CHANGE_BLOCK (features/auth/email-change.server.ts). */
@@ -46,7 +46,7 @@ export async function loadAccount(context: AppLoadContext, userId: string, page:
       (select max(created_at) from rate_limit_attempts
         where bucket = ${BLOCK_BUCKET} and subject = ${userId} and created_at > ${new Date(now.getTime() - BLOCK_MS).toISOString()}::timestamptz) as blocked_at`);
   const row = rowsOf(result)[0] as Row;
-  const raw = (typeof row.ledger === "string" ? JSON.parse(row.ledger) : row.ledger) as Record<string, unknown>[];
+  const raw = jsonValue<Record<string, unknown>[]>(row.ledger);
   const ledger = raw.slice(0, LEDGER_PAGE_SIZE).map((entry) => ({
     id: Number(entry.id),
     delta: Number(entry.delta),

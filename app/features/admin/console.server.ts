@@ -4,7 +4,7 @@
 import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import { asc, eq, sql } from "drizzle-orm";
 import { requireAdmin } from "~/server/auth.server";
-import { rowsOf, type DbOrTx } from "~/server/db.server";
+import { jsonValue, rowsOf, type DbOrTx } from "~/server/db.server";
 import { forgetFlags } from "~/server/flags.server";
 import { parseForm } from "~/server/request.server";
 import { appConfig } from "~/server/schema";
@@ -80,7 +80,6 @@ export async function loadAnalytics(db: DbOrTx, now = new Date()): Promise<Analy
                    where created_at >= ${now}::timestamptz - interval '${sql.raw(String(SIGNUP_DAYS + 1))} days' group by 1) signups
           on signups.d = day::date) as signups`);
   const row = rowsOf(result)[0]!;
-  const json = <T>(value: unknown): T => (typeof value === "string" ? JSON.parse(value) : value) as T;
   return {
     totalUsers: Number(row.total_users),
     activeUsers30Days: Number(row.active30),
@@ -91,9 +90,9 @@ export async function loadAnalytics(db: DbOrTx, now = new Date()): Promise<Analy
     flashcardGames30Days: Number(row.flashcards30),
     pronunciationAttempts30Days: Number(row.pronunciation30),
     lessonsCompleted30Days: Number(row.lessons30),
-    creditsSpent30Days: json<{ feature: string; credits: number }[]>(row.spent30),
+    creditsSpent30Days: jsonValue<{ feature: string; credits: number }[]>(row.spent30),
     refunds30Days: Number(row.refunds30),
-    signupsPerDay: json<{ day: string; count: number }[]>(row.signups) ?? [],
+    signupsPerDay: jsonValue<{ day: string; count: number }[]>(row.signups) ?? [],
   };
 }
 

@@ -15,7 +15,7 @@ import { getAiProviders, NIKA_UNAVAILABLE } from "~/server/ai/index.server";
 import { ProviderError, toProviderError, type AiProviders, type ProviderErrorKind, type ProviderOptions } from "~/server/ai/types";
 import { forgetUserSessions, sessionStillValid, type AccessRefusal } from "~/server/auth.server";
 import { CHAT_MESSAGE_CREDIT_REASON, refundCredits, spendCreditsGated, type SpendResult } from "~/server/credits.server";
-import { DATABASE_UNAVAILABLE, DB_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "~/server/db.server";
+import { DATABASE_UNAVAILABLE, DB_RETRY_AFTER_SECONDS, isDatabaseUnavailable, jsonValue } from "~/server/db.server";
 import { getFlags } from "~/server/flags.server";
 import { appConfig, chatConversations, chatMessages, lessons, users, type ChatConversation, type ChatMessageRow } from "~/server/schema";
 import { CHAT_AUDIO_FOLDER, mediaBucket, putObject } from "~/server/storage.server";
@@ -252,7 +252,7 @@ async function payForMessage(
   }
   if (!row) throw new ChatError("not_found", 404, "Conversa não encontrada");
   if (!spend) throw new ChatError("feature_disabled", 403, "Recurso Temporariamente Indisponível");
-  const history = (typeof row.history === "string" ? JSON.parse(row.history) : row.history) as HistoryTurn[];
+  const history = jsonValue<HistoryTurn[]>(row.history);
   const conversation: OwnedConversation = {
     id: String(row.id),
     userId: String(row.user_id),

@@ -3,9 +3,9 @@
 // and lessons exist: aggregates are computed by Postgres (joins + group by), never per row in JS.
 import type { Submission, SubmissionResult } from "@conform-to/react";
 import { data, type AppLoadContext } from "@remix-run/cloudflare";
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { isUuid } from "~/lib/ids";
-import { rowsOf, type DbOrTx } from "~/server/db.server";
+import { jsonValue, rowsOf, type DbOrTx } from "~/server/db.server";
 import { lessons, modules, siteBanners, userLessonProgress, type DownloadableMaterial } from "~/server/schema";
 import { redirectWithToast } from "~/server/toast.server";
 import { practiceLessonCode, progressPercent } from "./format";
@@ -66,46 +66,33 @@ export const moduleBannerColumns = {
   bannerSubtitle: modules.bannerSubtitle,
 };
 
-/** /courses: the active courses banner and every module with its lesson count, minutes and the viewer's progress (2 queries). */
+/**
+ * /courses: the active courses banner and every module with its lesson count, minutes and the viewer's progress, in
+ * ONE statement (a page's statements each cost a round trip: decision 0019).
+ */
 export async function loadCatalogue(db: DbOrTx, viewer: Viewer): Promise<Catalogue> {
-  const [bannerRows, moduleRows] = await Promise.all([
-    db
-      .select({
-        title: siteBanners.title,
-        subtitle: siteBanners.subtitle,
-        backgroundImageUrl: siteBanners.backgroundImageUrl,
-        backgroundGradient: siteBanners.backgroundGradient,
-      })
-      .from(siteBanners)
-      .where(and(eq(siteBanners.section, "courses"), eq(siteBanners.isActive, true)))
-      .orderBy(desc(siteBanners.updatedAt), desc(siteBanners.id))
-      .limit(1),
-    db
-      .select({
-        ...moduleColumns,
-        imageUrl: modules.imageUrl,
-        lessonCount: sql<number>`count(${lessons.id})::int`,
-        totalSeconds: sql<number>`coalesce(sum(${lessons.durationSeconds}), 0)::int`,
-        completedCount: sql<number>`count(${userLessonProgress.id})::int`,
-      })
-      .from(modules)
-      .leftJoin(lessons, eq(lessons.moduleId, modules.id))
-      .leftJoin(
-        userLessonProgress,
-        and(eq(userLessonProgress.lessonId, lessons.id), eq(userLessonProgress.userId, viewer.id), eq(userLessonProgress.completed, true)),
-      )
-      .groupBy(modules.id)
-      .orderBy(asc(modules.orderIndex), asc(modules.id)),
-  ]);
+  const result = await db.execute(sql`
+    select
+      (select row_to_json(b) from (
+        select title, subtitle, background_image_url as "backgroundImageUrl", background_gradient as "backgroundGradient"
+        from site_banners where section = 'courses' and is_active
+        order by updated_at desc, id desc limit 1) b) as banner,
+      coalesce((select json_agg(m order by m."orderIndex", m.id) from (
+        select m.id, m.title, m.description, m.order_index as "orderIndex", m.available, m.image_url as "imageUrl",
+          count(l.id)::int as "lessonCount", coalesce(sum(l.duration_seconds), 0)::int as "totalSeconds",
+          count(p.id)::int as "completedCount"
+        from modules m
+        left join lessons l on l.module_id = m.id
+        left join user_lesson_progress p on p.lesson_id = l.id and p.user_id = ${viewer.id} and p.completed
+        group by m.id) m), '[]'::json) as modules`);
+  const row = rowsOf(result)[0]!;
+  type ModuleRowJson = Omit<ModuleCard, "available" | "progress"> & { available: ModuleRow["available"] };
   return {
-    banner: bannerRows[0] ?? null,
-    modules: moduleRows.map((row) => ({
-      ...row,
-      available: row.available === "yes",
-      lessonCount: Number(row.lessonCount),
-      totalSeconds: Number(row.totalSeconds),
-      completedCount: Number(row.completedCount),
-      progress: progressPercent(Number(row.completedCount), Number(row.lessonCount)),
+    banner: jsonValue<HeroBanner | null>(row.banner),
+    modules: jsonValue<ModuleRowJson[]>(row.modules).map((module) => ({
+      ...module,
+      available: module.available === "yes",
+      progress: progressPercent(module.completedCount, module.lessonCount),
     })),
   };
 }
@@ -126,35 +113,28 @@ export type ModulePage = {
   progress: number;
 };
 
-/** The module with its lessons (by order_index) and the viewer's completion of each (2 queries); null when not visible. */
+/** The module with its lessons (by order_index) and the viewer's completion of each, in one statement; null when not visible. */
 export async function loadModulePage(db: DbOrTx, viewer: Viewer, moduleId: string | undefined): Promise<ModulePage | null> {
   if (!isUuid(moduleId)) return null;
-  const [moduleRows, lessonRows] = await Promise.all([
-    db
-      .select({ ...moduleColumns, ...moduleBannerColumns })
-      .from(modules)
-      .where(eq(modules.id, moduleId)),
-    db
-      .select({
-        id: lessons.id,
-        title: lessons.title,
-        description: lessons.description,
-        thumbnailUrl: lessons.thumbnailUrl,
-        durationSeconds: lessons.durationSeconds,
-        orderIndex: lessons.orderIndex,
-        completed: sql<boolean>`coalesce(${userLessonProgress.completed}, false)`,
-      })
-      .from(lessons)
-      .leftJoin(userLessonProgress, and(eq(userLessonProgress.lessonId, lessons.id), eq(userLessonProgress.userId, viewer.id)))
-      .where(eq(lessons.moduleId, moduleId))
-      .orderBy(asc(lessons.orderIndex), asc(lessons.id)),
-  ]);
-  const row = moduleRows[0];
-  if (!row || !visibleTo(viewer, row.available)) return null;
-  const lessonList = lessonRows.map((lesson) => ({ ...lesson, completed: lesson.completed === true }));
+  const result = await db.execute(sql`
+    select
+      (select row_to_json(m) from (
+        select id, title, description, order_index as "orderIndex", available,
+          banner_url as "bannerUrl", banner_title as "bannerTitle", banner_subtitle as "bannerSubtitle"
+        from modules where id = ${moduleId}) m) as module,
+      coalesce((select json_agg(l order by l."orderIndex", l.id) from (
+        select l.id, l.title, l.description, l.thumbnail_url as "thumbnailUrl", l.duration_seconds as "durationSeconds",
+          l.order_index as "orderIndex", coalesce(p.completed, false) as completed
+        from lessons l
+        left join user_lesson_progress p on p.lesson_id = l.id and p.user_id = ${viewer.id}
+        where l.module_id = ${moduleId}) l), '[]'::json) as lessons`);
+  const row = rowsOf(result)[0]!;
+  const module = jsonValue<(Omit<ModulePage["module"], "available"> & Pick<ModuleRow, "available">) | null>(row.module);
+  if (!module || !visibleTo(viewer, module.available)) return null;
+  const lessonList = jsonValue<ModuleLesson[]>(row.lessons);
   const done = lessonList.filter((lesson) => lesson.completed).length;
   return {
-    module: { ...row, available: row.available === "yes" },
+    module: { ...module, available: module.available === "yes" },
     lessons: lessonList,
     done,
     total: lessonList.length,

@@ -3,7 +3,7 @@
 // learner's memory of each card (FSRS) that builds review games.
 import { sql } from "drizzle-orm";
 import { spendCreditsThen } from "~/server/credits.server";
-import { rowsOf, type DbOrTx } from "~/server/db.server";
+import { jsonValue, rowsOf, type DbOrTx } from "~/server/db.server";
 import { cardAudioUrl, cardImageUrl, categoryTileUrl, type MediaRefs } from "./content.server";
 import { groupCount, nextMemory, OPTIONS_PER_QUESTION, planQuestions, QUESTIONS_PER_GAME, shuffle, type Memory, type PlanCard } from "./plan";
 
@@ -202,7 +202,7 @@ export async function loadGame(db: DbOrTx, userId: string, gameId: string): Prom
       where g.id = ${gameId} and g.user_id = ${userId}`),
   )[0];
   if (!row) return null;
-  const questions = (typeof row.questions === "string" ? JSON.parse(row.questions) : (row.questions ?? [])) as QuestionRow[];
+  const questions = jsonValue<QuestionRow[] | null>(row.questions) ?? [];
   const finished = Boolean(row.finished);
   return {
     id: String(row.id),

@@ -15,7 +15,7 @@ import {
   type PronunciationScorer,
 } from "~/server/ai/pronunciation/index.server";
 import { spendCreditsThen } from "~/server/credits.server";
-import { rowsOf, type DbOrTx } from "~/server/db.server";
+import { jsonValue, rowsOf, type DbOrTx } from "~/server/db.server";
 import { deleteQuietly, mediaBucket, PRONUNCIATION_ATTEMPTS_FOLDER, putObject, sniffAudio } from "~/server/storage.server";
 import { levelAudioUrl } from "./content.server";
 import type { PronunciationRefusal } from "./texts";
@@ -125,7 +125,7 @@ export async function loadAttempt(db: DbOrTx, userId: string, level: number, att
     completenessScore: num(row.completeness_score),
     pronunciationScore: num(row.pronunciation_score),
     prosodyScore: row.prosody_score === null ? null : num(row.prosody_score),
-    words: (typeof row.words === "string" ? JSON.parse(row.words) : row.words) as PronouncedWord[],
+    words: jsonValue<PronouncedWord[]>(row.words),
     recognizedText: (row.recognized_text as string | null) ?? null,
     hasRecording: Boolean(row.audio_key),
     scorer: String(row.scorer),
