@@ -8,6 +8,7 @@ import { isUuid } from "~/lib/ids";
 import { jsonValue, rowsOf, type DbOrTx } from "~/server/db.server";
 import { lessons, modules, siteBanners, userLessonProgress, type DownloadableMaterial } from "~/server/schema";
 import { redirectWithToast } from "~/server/toast.server";
+import { lessonCommentsJson, threadComments, type CommentRow, type LessonComments } from "./comment-threads.server";
 import { practiceLessonCode, progressPercent } from "./format";
 import type { CourseNotFound } from "./NotFound";
 
@@ -185,8 +186,12 @@ export const lessonColumns = {
   orderIndex: lessons.orderIndex,
 };
 
-/** The lesson, its module, the viewer's completion and the next lesson in one query; null when not visible. */
-export async function loadLessonPage(db: DbOrTx, viewer: Viewer, lessonId: string | undefined): Promise<LessonPage | null> {
+/** The lesson, its module, the viewer's completion, the next lesson and the comments in one statement; null when not visible. */
+export async function loadLessonPage(
+  db: DbOrTx,
+  viewer: Viewer,
+  lessonId: string | undefined,
+): Promise<(LessonPage & { comments: LessonComments }) | null> {
   if (!isUuid(lessonId)) return null;
   const [row] = await db
     .select({
@@ -198,14 +203,16 @@ export async function loadLessonPage(db: DbOrTx, viewer: Viewer, lessonId: strin
       moduleAvailable: modules.available,
       completed: sql<boolean>`coalesce(${userLessonProgress.completed}, false)`,
       nextLessonId: nextLessonSql(viewer),
+      comments: lessonCommentsJson(lessonId),
     })
     .from(lessons)
     .innerJoin(modules, eq(modules.id, lessons.moduleId))
     .leftJoin(userLessonProgress, and(eq(userLessonProgress.lessonId, lessons.id), eq(userLessonProgress.userId, viewer.id)))
     .where(eq(lessons.id, lessonId));
   if (!row || !visibleTo(viewer, row.moduleAvailable)) return null;
-  const { materials, moduleId, moduleTitle, moduleOrder, moduleAvailable, completed, nextLessonId, ...lesson } = row;
+  const { materials, moduleId, moduleTitle, moduleOrder, moduleAvailable, completed, nextLessonId, comments, ...lesson } = row;
   return {
+    comments: threadComments(jsonValue<CommentRow[]>(comments), viewer),
     lesson: { ...lesson, materials: Array.isArray(materials) ? materials : [] },
     module: { id: moduleId, title: moduleTitle, orderIndex: moduleOrder, available: moduleAvailable === "yes" },
     completed: completed === true,

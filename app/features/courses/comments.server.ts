@@ -1,90 +1,25 @@
-// Lesson comments: reads (one query, threaded one level deep, labels of spec §6) and the comment /
-// reply action (spec §4, §8). Content is stored as typed (trimmed) and always rendered as text.
+// Lesson comments: the read on its own (comment-threads.server has its SQL, the threading and the labels of spec §6)
+// and the comment / reply action (spec §4, §8). Content is stored as typed (trimmed) and always rendered as text.
 import { data, type AppLoadContext } from "@remix-run/cloudflare";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { isUuid } from "~/lib/ids";
-import type { DbOrTx } from "~/server/db.server";
+import { jsonValue, rowsOf, type DbOrTx } from "~/server/db.server";
 import { publishLessonComment } from "~/server/realtime.server";
-import { lessonComments, users } from "~/server/schema";
+import { lessonComments } from "~/server/schema";
 import { redirectWithToast } from "~/server/toast.server";
 import { courseNotFound, findVisibleLesson, type FormSubmission, type Viewer } from "./catalog.server";
 import { COMMENT_MESSAGES, commentSchema, type CommentActionData, type CommentRefusal } from "./comment-form";
+import { lessonCommentsJson, threadComments, type CommentRow, type LessonComments } from "./comment-threads.server";
 import { COMMENT_MAX_LENGTH } from "./format";
 
 export { COMMENT_MAX_LENGTH, COMMENT_MESSAGES, commentSchema };
-
-export type CommentView = {
-  id: string;
-  content: string;
-  createdAt: string;
-  /** "Admin" for admins, "Você" for the viewer's own comments, the author's name, or "Usuário". */
-  authorLabel: string;
-  authorIsAdmin: boolean;
-  /** The author's avatar (1–7, /config/app); null when the author's account is gone. */
-  authorAvatar: number | null;
-  isOwn: boolean;
-};
-
-export type CommentThread = CommentView & { replies: CommentView[] };
-
-export type LessonComments = { threads: CommentThread[]; count: number };
-
-/** Spec §6: admin → "Admin"; the viewer's own non-admin comment → "Você"; the name; "Usuário" when missing. */
-export function commentAuthorLabel(author: { name: string | null; isAdmin: boolean; isOwn: boolean }): string {
-  if (author.isAdmin) return "Admin";
-  if (author.isOwn) return "Você";
-  const name = author.name?.trim();
-  return name ? name : "Usuário";
-}
+export { commentAuthorLabel, type CommentThread, type CommentView, type LessonComments } from "./comment-threads.server";
 
 /** Comments of a lesson, ascending by created_at, replies under their top-level comment (1 query). */
 export async function loadLessonComments(db: DbOrTx, viewer: Viewer, lessonId: string): Promise<LessonComments> {
   if (!isUuid(lessonId)) return { threads: [], count: 0 };
-  const rows = await db
-    .select({
-      id: lessonComments.id,
-      content: lessonComments.content,
-      createdAt: lessonComments.createdAt,
-      userId: lessonComments.userId,
-      parentId: lessonComments.parentId,
-      name: users.name,
-      avatar: users.avatar,
-      isAdmin: sql<boolean>`exists (select 1 from user_roles r where r.user_id = ${lessonComments.userId} and r.role = 'admin')`,
-    })
-    .from(lessonComments)
-    .leftJoin(users, eq(users.id, lessonComments.userId))
-    .where(eq(lessonComments.lessonId, lessonId))
-    .orderBy(asc(lessonComments.createdAt), asc(lessonComments.id));
-
-  const byId = new Map<string, CommentThread>();
-  const threads: CommentThread[] = [];
-  const views = rows.map((row) => {
-    const isAdmin = row.isAdmin === true;
-    const isOwn = row.userId === viewer.id;
-    const view: CommentView = {
-      id: row.id,
-      content: row.content,
-      createdAt: new Date(row.createdAt).toISOString(),
-      authorLabel: commentAuthorLabel({ name: row.name, isAdmin, isOwn }),
-      authorIsAdmin: isAdmin,
-      authorAvatar: row.avatar ?? null,
-      isOwn,
-    };
-    return { view, parentId: row.parentId };
-  });
-  for (const { view, parentId } of views) {
-    if (parentId) continue;
-    const thread = { ...view, replies: [] };
-    byId.set(view.id, thread);
-    threads.push(thread);
-  }
-  for (const { view, parentId } of views) {
-    if (!parentId) continue;
-    const parent = byId.get(parentId);
-    if (parent) parent.replies.push(view);
-    else threads.push({ ...view, replies: [] }); // orphan (deeper reply from old data): shown at the top level
-  }
-  return { threads, count: rows.length };
+  const row = rowsOf(await db.execute(sql`select ${lessonCommentsJson(lessonId)} as comments`))[0]!;
+  return threadComments(jsonValue<CommentRow[]>(row.comments), viewer);
 }
 
 // ——— adding a comment ———

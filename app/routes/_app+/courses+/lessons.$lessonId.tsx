@@ -7,7 +7,7 @@ import { buttonVariants } from "~/components/button";
 import { BookIcon, ChatIcon, UploadIcon } from "~/components/icons";
 import { courseNotFound, handleCompleteAction, loadLessonPage } from "~/features/courses/catalog.server";
 import { Comments } from "~/features/courses/Comments";
-import { COMMENT_MAX_LENGTH, handleCommentAction, loadLessonComments } from "~/features/courses/comments.server";
+import { COMMENT_MAX_LENGTH, handleCommentAction } from "~/features/courses/comments.server";
 import { LessonTabs } from "~/features/courses/LessonTabs";
 import { AboutLesson, LessonActions, LessonHeader } from "~/features/courses/LessonView";
 import { useLessonLiveRefresh } from "~/features/courses/live";
@@ -30,11 +30,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   await requireFeature(context, "feature_teacher_flix");
   const viewer = { id: user.id, isAdmin: user.isAdmin };
-  const [page, comments] = await Promise.all([
-    loadLessonPage(context.db, viewer, params.lessonId),
-    loadLessonComments(context.db, viewer, params.lessonId ?? ""),
-  ]);
-  if (!page) throw courseNotFound("lesson");
+  const found = await loadLessonPage(context.db, viewer, params.lessonId);
+  if (!found) throw courseNotFound("lesson");
+  const { comments, ...page } = found;
   return { page, comments, isAdmin: user.isAdmin, now: Date.now() };
 }
 
