@@ -24,7 +24,7 @@ const base = `http://127.0.0.1:${port}`;
 const providerPort = "4020";
 const provider = `http://127.0.0.1:${providerPort}`;
 const apiKey = "bench-key";
-const pgPort = "54380";
+const pgPort = "25380";
 const wsPort = "5548";
 const vars = ".cache/bench-chat.vars";
 

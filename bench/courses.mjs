@@ -25,7 +25,7 @@ const port = "8792";
 const base = `http://127.0.0.1:${port}`;
 const vars = ".cache/bench-courses.vars";
 
-writeBenchVars(vars, { port, pgPort: "54390", wsPort: "5558" });
+writeBenchVars(vars, { port, pgPort: "25390", wsPort: "5558" });
 
 // 1. The app on a fresh embedded database (migrated + development seed by start.mjs).
 const child = spawn(

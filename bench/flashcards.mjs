@@ -20,7 +20,7 @@ const { values: opts } = parseArgs({
 });
 const GAMES = Math.max(5, Math.min(500, Number(opts.games)));
 const port = "8794";
-const pgPort = "54395";
+const pgPort = "25395";
 const wsPort = "5563";
 const base = `http://127.0.0.1:${port}`;
 const vars = ".cache/bench-flashcards.vars";

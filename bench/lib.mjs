@@ -17,7 +17,7 @@ export function writeBenchVars(path, { port, pgPort, wsPort, extra = "" }) {
   writeFileSync(
     path,
     readFileSync(".dev.vars.example", "utf8")
-      .replace(/127\.0\.0\.1:54320/, `127.0.0.1:${pgPort}`)
+      .replace(/127\.0\.0\.1:25320/, `127.0.0.1:${pgPort}`)
       .replace(/DB_WS_PROXY=.*/, `DB_WS_PROXY=127.0.0.1:${wsPort}`)
       .replace(/APP_URL=.*/, `APP_URL=http://localhost:${port}`) + extra,
   );

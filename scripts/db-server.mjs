@@ -2,7 +2,7 @@
 // wire protocol by pglite-socket, fronted by a WebSocket→TCP bridge so the worker in workerd uses
 // the same Neon serverless driver it uses in production (neonConfig.wsProxy).
 //
-//   node scripts/db-server.mjs [--data .data/pglite] [--pg-port 54320] [--ws-port 5488]
+//   node scripts/db-server.mjs [--data .data/pglite] [--pg-port 25320] [--ws-port 5488]
 //   PG_TARGET=host:port node scripts/db-server.mjs   → bridge only, in front of a real Postgres
 import { mkdirSync } from "node:fs";
 import net from "node:net";
@@ -12,7 +12,7 @@ import { WebSocketServer } from "ws";
 const { values: args } = parseArgs({
   options: {
     data: { type: "string", default: process.env.PGLITE_DIR ?? ".data/pglite" },
-    "pg-port": { type: "string", default: process.env.PG_PORT ?? "54320" },
+    "pg-port": { type: "string", default: process.env.PG_PORT ?? "25320" },
     "ws-port": { type: "string", default: process.env.DB_WS_PORT ?? "5488" },
   },
 });
