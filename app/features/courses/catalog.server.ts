@@ -52,7 +52,7 @@ export type ModuleCard = Pick<ModuleRow, "id" | "title" | "description" | "order
 
 export type Catalogue = { banner: HeroBanner | null; modules: ModuleCard[] };
 
-/** Columns every module query reads (catalogue card, module page, edit form). */
+/** A module's columns as the edit form reads them (the catalogue and module page select the same ones in their single statements). */
 export const moduleColumns = {
   id: modules.id,
   title: modules.title,
@@ -60,7 +60,7 @@ export const moduleColumns = {
   orderIndex: modules.orderIndex,
   available: modules.available,
 };
-/** The module page's banner (also edited in the module form). */
+/** The module banner's columns, as the module form edits them. */
 export const moduleBannerColumns = {
   bannerUrl: modules.bannerUrl,
   bannerTitle: modules.bannerTitle,
