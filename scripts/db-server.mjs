@@ -1,9 +1,9 @@
-// The embedded database: PGlite (real Postgres in WASM) persisted on disk, served over the Postgres
-// wire protocol by pglite-socket, fronted by a WebSocket→TCP bridge so the worker in workerd uses
-// the same Neon serverless driver it uses in production (neonConfig.wsProxy).
+// The embedded database: PGlite (real Postgres in WASM) persisted on disk, whose wire protocol this process serves
+// itself to every client — the worker's WebSockets (the Neon serverless driver, as in production: neonConfig.wsProxy)
+// and Node's TCP clients (migrations, seed, tests, psql) — one request at a time, straight into PGlite.
 //
 //   node scripts/db-server.mjs [--data .data/pglite] [--pg-port 25320] [--ws-port 5488]
-//   PG_TARGET=host:port node scripts/db-server.mjs   → bridge only, in front of a real Postgres
+//   PG_TARGET=host:port node scripts/db-server.mjs   → WebSocket bridge only, in front of a real Postgres
 import { mkdirSync } from "node:fs";
 import net from "node:net";
 import { parseArgs } from "node:util";
@@ -16,55 +16,50 @@ const { values: args } = parseArgs({
     "ws-port": { type: "string", default: process.env.DB_WS_PORT ?? "5488" },
   },
 });
-
 const pgPort = Number(args["pg-port"]);
 const wsPort = Number(args["ws-port"]);
-let target = { host: "127.0.0.1", port: pgPort };
-let stopDatabase = async () => {};
-
-if (process.env.PG_TARGET) {
-  const [host, port] = process.env.PG_TARGET.split(":");
-  target = { host, port: Number(port ?? 5432) };
-} else {
-  const { PGlite } = await import("@electric-sql/pglite");
-  const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
-  mkdirSync(args.data, { recursive: true });
-  const db = await PGlite.create(args.data);
-  const server = new PGLiteSocketServer({ db, port: pgPort, host: "127.0.0.1", maxConnections: 64 });
-  await server.start();
-  stopDatabase = async () => {
-    await server.stop();
-    await db.close();
-  };
-}
 
 const SSL_REQUEST = 80877103;
+const GSSENC_REQUEST = 80877104;
+const CANCEL_REQUEST = 80877102;
 const TERMINATE = 0x58; // 'X'
 const READY_FOR_QUERY = 0x5a; // 'Z'
 const IDLE = 0x49; // 'I' — ReadyForQuery status outside a transaction
 /** Client messages after which the client waits for the server: a request is complete. */
 const REQUEST_END = new Set([0x53 /* Sync */, 0x51 /* Query */, 0x70 /* Password */, 0x46 /* FunctionCall */, 0x48 /* Flush */]);
+const NO_ENCRYPTION = Buffer.from("N");
+const SYNC = Buffer.from([0x53, 0, 0, 0, 4]);
+const ROLLBACK = Buffer.concat([Buffer.from([0x51, 0, 0, 0, 13]), Buffer.from("ROLLBACK\0")]);
 
-/** Splits the client→server byte stream into whole messages (the first ones are untyped). */
+/** What a client may send after start-up; PGlite loops forever on any other message type, so those never reach it. */
+const FRONTEND_TYPES = new Set("BCcdDEfFHPpQSX".split("").map((letter) => letter.charCodeAt(0)));
+
+/**
+ * Splits the client→server byte stream into whole messages (the first ones are untyped: start-up, SSL, cancel).
+ * A length or type no client sends comes out as { type: "invalid" }, after which the connection is done.
+ */
 function clientFramer() {
   let buffer = Buffer.alloc(0);
   let startupDone = false;
   return (chunk) => {
-    buffer = Buffer.concat([buffer, chunk]);
+    buffer = buffer.length ? Buffer.concat([buffer, chunk]) : chunk;
     const messages = [];
     for (;;) {
       if (!startupDone) {
         if (buffer.length < 8) break;
         const length = buffer.readInt32BE(0);
+        if (length < 8 || length > 10_000) return [...messages, { type: "invalid" }];
         if (buffer.length < length) break;
-        const ssl = buffer.readInt32BE(4) === SSL_REQUEST;
-        if (!ssl) startupDone = true;
-        messages.push({ type: ssl ? "ssl" : "startup", bytes: buffer.subarray(0, length) });
+        const code = buffer.readInt32BE(4);
+        const type = code === SSL_REQUEST || code === GSSENC_REQUEST ? "encryption" : code === CANCEL_REQUEST ? "cancel" : "startup";
+        if (type === "startup") startupDone = true;
+        messages.push({ type, bytes: buffer.subarray(0, length) });
         buffer = buffer.subarray(length);
         continue;
       }
       if (buffer.length < 5) break;
       const length = buffer.readInt32BE(1);
+      if (length < 4 || !FRONTEND_TYPES.has(buffer[0])) return [...messages, { type: "invalid" }];
       if (buffer.length < length + 1) break;
       messages.push({ type: buffer[0], bytes: buffer.subarray(0, length + 1) });
       buffer = buffer.subarray(length + 1);
@@ -73,123 +68,229 @@ function clientFramer() {
   };
 }
 
-/** Finds ReadyForQuery messages (and their transaction status) in the server→client stream. */
-function serverFramer() {
-  let buffer = Buffer.alloc(0);
-  let rawBytes = 0; // the one-byte answer to an SSLRequest is not a framed message
-  return {
-    expectRawByte: () => void rawBytes++,
-    push(chunk) {
-      buffer = Buffer.concat([buffer, chunk]);
-      const statuses = [];
-      for (;;) {
-        if (rawBytes > 0 && buffer.length > 0) {
-          buffer = buffer.subarray(1);
-          rawBytes--;
-          continue;
-        }
-        if (buffer.length < 5) break;
-        const length = buffer.readInt32BE(1);
-        if (buffer.length < length + 1) break;
-        if (buffer[0] === READY_FOR_QUERY) statuses.push(buffer[5]);
-        buffer = buffer.subarray(length + 1);
-      }
-      return statuses;
-    },
-  };
+/** A FATAL ErrorResponse, what Postgres answers a protocol violation before it hangs up. */
+function fatalError(message) {
+  const fields = Buffer.from(`SFATAL\0VFATAL\0C08P01\0M${message}\0\0`);
+  const header = Buffer.alloc(5);
+  header[0] = 0x45; // 'E'
+  header.writeInt32BE(fields.length + 4, 1);
+  return Buffer.concat([header, fields]);
 }
 
-// PGlite is one session: pglite-socket multiplexes connections message by message, so two clients'
-// extended-query sequences (Parse/Bind/Execute/Sync) or transactions could interleave and corrupt
-// each other ("bind message supplies 2 parameters…"). The bridge therefore lets one connection talk
-// at a time, from a complete request until the server is idle again (ReadyForQuery 'I').
-const lock = { holder: null, queue: [] };
-const QUEUE_PATIENCE_MS = 10_000; // a request waiting longer is let through (avoids deadlocks)
-
-function submit(conn, bytes) {
-  if (lock.holder === null || lock.holder === conn) {
-    lock.holder = conn;
-    conn.write(bytes);
-  } else {
-    lock.queue.push({ conn, bytes, since: Date.now() });
+/** The ReadyForQuery statuses in a complete server answer (whole messages only: PGlite answers a request at once). */
+function readyStatuses(answer) {
+  const statuses = [];
+  for (let at = 0; at + 5 <= answer.length; at += 1 + answer.readInt32BE(at + 1)) {
+    if (answer[at] === READY_FOR_QUERY) statuses.push(answer[at + 5]);
   }
+  return statuses;
 }
-function release(conn) {
-  if (lock.holder !== conn) return;
-  lock.holder = null;
-  lock.queue = lock.queue.filter((item) => item.conn.alive);
-  const next = lock.queue.shift();
-  if (!next) return;
-  lock.holder = next.conn;
-  next.conn.write(next.bytes);
-  // Further queued requests of the same connection follow it straight away.
-  for (const item of lock.queue.filter((queued) => queued.conn === next.conn)) item.conn.write(item.bytes);
-  lock.queue = lock.queue.filter((queued) => queued.conn !== next.conn);
-}
-setInterval(() => {
-  const now = Date.now();
-  for (const item of lock.queue.filter((queued) => now - queued.since > QUEUE_PATIENCE_MS)) {
-    console.warn("[db] a request waited over 10 s for the database lock; letting it through");
-    item.conn.write(item.bytes);
-  }
-  lock.queue = lock.queue.filter((queued) => now - queued.since <= QUEUE_PATIENCE_MS);
-}, 1000).unref();
 
-const wss = new WebSocketServer({ host: "127.0.0.1", port: wsPort });
-wss.on("connection", (ws) => {
-  const tcp = net.connect(target);
-  const pendingWrites = [];
-  let connected = false;
-  let batch = [];
-  const fromClient = clientFramer();
-  const fromServer = serverFramer();
+/**
+ * A client connection, whatever carries it: `receive` takes its bytes, `send` and `close` answer it.
+ * Requests (whole messages up to one the client then waits on) go to `backend.submit`.
+ */
+function connection(backend, { send, close }) {
+  const frame = clientFramer();
+  const pending = []; // messages of a request not complete yet
   const conn = {
     alive: true,
-    write(bytes) {
-      if (connected) tcp.write(bytes);
-      else pendingWrites.push(bytes);
+    send,
+    hangUp() {
+      if (!conn.alive) return;
+      conn.alive = false;
+      backend.forget(conn);
+      close();
+    },
+    receive(chunk) {
+      // The complete requests of one chunk go to the database as one (the driver writes Parse…Flush and Sync together).
+      const requests = [];
+      for (const message of frame(chunk)) {
+        if (message.type === "encryption") {
+          send(NO_ENCRYPTION); // no TLS inside the socket
+          continue;
+        }
+        // A cancel request is not supported (the statement runs to its end); workerd sends no WebSocket close after
+        // pool.end(), so Terminate is the end.
+        if (message.type === "cancel" || message.type === TERMINATE) return conn.hangUp();
+        if (message.type === "invalid") {
+          send(fatalError("invalid frontend message"));
+          return conn.hangUp();
+        }
+        if (message.type === "startup") {
+          backend.submit(conn, message.bytes); // PGlite takes the start-up packet on its own
+          continue;
+        }
+        pending.push(message.bytes);
+        if (REQUEST_END.has(message.type)) requests.push(...pending.splice(0));
+      }
+      if (requests.length) backend.submit(conn, requests.length === 1 ? requests[0] : Buffer.concat(requests));
     },
   };
+  return conn;
+}
+
+/**
+ * PGlite is ONE Postgres session, so connections must not interleave: two clients' extended-query sequences
+ * (Parse/Bind/Execute/Sync) or transactions would corrupt each other ("bind message supplies 2 parameters…").
+ * One connection talks at a time, from a request until the database is idle again (ReadyForQuery 'I'): a
+ * transaction keeps the turn until its COMMIT/ROLLBACK. Each request runs as one call into PGlite.
+ */
+function pgliteBackend(db) {
+  const queue = []; // { conn, bytes, since }
+  let holder = null;
+  let running = false;
+  const PATIENCE_MS = 10_000; // a request waiting longer is let through (avoids deadlocks)
+
+  function run(bytes) {
+    const chunks = [];
+    return db
+      .runExclusive(() => db.execProtocolRawStream(bytes, { onRawData: (chunk) => void chunks.push(Buffer.from(chunk)) }))
+      .then(() => (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+  }
+
+  function next() {
+    if (holder) {
+      const index = queue.findIndex((item) => item.conn === holder);
+      if (index >= 0) return queue.splice(index, 1)[0];
+      const index2 = queue.findIndex((item) => Date.now() - item.since > PATIENCE_MS);
+      if (index2 < 0) return undefined;
+      console.warn("[db] a request waited over 10 s for the database; letting it through");
+      return queue.splice(index2, 1)[0];
+    }
+    return queue.shift();
+  }
+
+  async function pump() {
+    if (running) return;
+    running = true;
+    try {
+      for (let item = next(); item; item = next()) {
+        if (!item.conn.alive) continue;
+        holder = item.conn;
+        let answer;
+        try {
+          answer = await run(item.bytes);
+        } catch (error) {
+          console.error("[db] PGlite failed on a request:", error);
+          item.conn.hangUp();
+          continue;
+        }
+        if (item.conn.alive) item.conn.send(answer);
+        if (readyStatuses(answer).at(-1) === IDLE) holder = null;
+      }
+    } finally {
+      running = false;
+    }
+  }
+  // The patience above needs a tick when nothing else arrives.
+  setInterval(() => queue.length && void pump(), 1000).unref();
+
+  return {
+    submit(conn, bytes) {
+      queue.push({ conn, bytes, since: Date.now() });
+      void pump();
+    },
+    /** A connection went away: drop its requests; if it had the turn, end what it left open. */
+    forget(conn) {
+      for (let i = queue.length - 1; i >= 0; i--) if (queue[i].conn === conn) queue.splice(i, 1);
+      if (holder !== conn) return;
+      const cleanUp = { alive: true, send() {}, hangUp() {} };
+      queue.unshift({ conn: cleanUp, bytes: SYNC, since: Date.now() });
+      queue.splice(1, 0, { conn: cleanUp, bytes: ROLLBACK, since: Date.now() });
+      holder = null;
+      void pump();
+    },
+  };
+}
+
+/** Serves `socket` (a TCP client) through `backend`. */
+function serveTcp(backend, socket) {
+  socket.setNoDelay(true);
+  const conn = connection(backend, {
+    send: (bytes) => void (socket.writable && socket.write(bytes)),
+    close: () => socket.end(), // after what was written (a FATAL error) is sent
+  });
+  socket.on("data", (chunk) => conn.receive(chunk));
+  socket.on("close", () => conn.hangUp());
+  socket.on("error", () => conn.hangUp());
+}
+
+/** Serves `ws` (the worker's driver) through `backend`. */
+function serveWebSocket(backend, ws) {
+  const conn = connection(backend, {
+    send: (bytes) => void (ws.readyState === ws.OPEN && ws.send(bytes)),
+    close: () => ws.terminate(),
+  });
+  ws.on("message", (data) => conn.receive(Buffer.isBuffer(data) ? data : Buffer.from(data)));
+  ws.on("close", () => conn.hangUp());
+  ws.on("error", () => conn.hangUp());
+}
+
+/** PG_TARGET: a real Postgres serves its own connections; each WebSocket is piped to a TCP connection of its own. */
+function pipeWebSocket(target, ws) {
+  const tcp = net.connect(target);
+  tcp.setNoDelay(true);
+  const pending = [];
   const hangUp = () => {
-    if (!conn.alive) return;
-    conn.alive = false;
-    release(conn);
     tcp.destroy();
     if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.terminate();
   };
-  tcp.on("connect", () => {
-    connected = true;
-    for (const bytes of pendingWrites) tcp.write(bytes);
-    pendingWrites.length = 0;
-  });
-  ws.on("message", (data) => {
-    for (const message of fromClient(Buffer.isBuffer(data) ? data : Buffer.from(data))) {
-      // pglite-socket ignores Terminate and workerd sends no close frame after pool.end(): hang up here.
-      if (message.type === TERMINATE) return hangUp();
-      batch.push(message.bytes);
-      if (message.type === "ssl") fromServer.expectRawByte();
-      if (message.type === "ssl" || message.type === "startup" || REQUEST_END.has(message.type)) {
-        submit(conn, Buffer.concat(batch));
-        batch = [];
-      }
-    }
-  });
-  tcp.on("data", (chunk) => {
-    if (ws.readyState === ws.OPEN) ws.send(chunk);
-    for (const status of fromServer.push(chunk)) if (status === IDLE) release(conn);
-  });
-  tcp.on("close", hangUp);
-  tcp.on("error", hangUp);
-  ws.on("close", hangUp);
-  ws.on("error", hangUp);
-});
+  tcp.on("connect", () => pending.splice(0).forEach((bytes) => tcp.write(bytes)));
+  ws.on("message", (data) => (tcp.connecting ? pending.push(data) : tcp.write(data)));
+  tcp.on("data", (chunk) => ws.readyState === ws.OPEN && ws.send(chunk));
+  for (const emitter of [tcp, ws]) {
+    emitter.on("close", hangUp);
+    emitter.on("error", hangUp);
+  }
+}
 
-await new Promise((resolve) => wss.on("listening", resolve));
-console.log(`[db] Postgres on 127.0.0.1:${target.port}, WebSocket bridge on 127.0.0.1:${wsPort}`);
+const listening = (server, port) =>
+  new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", resolve);
+  });
+
+let stopDatabase = async () => {};
+let onWebSocket;
+let postgresPort = pgPort;
+if (process.env.PG_TARGET) {
+  const [host, port] = process.env.PG_TARGET.split(":");
+  const target = { host, port: Number(port ?? 5432) };
+  postgresPort = target.port;
+  onWebSocket = (ws) => pipeWebSocket(target, ws);
+} else {
+  const { PGlite } = await import("@electric-sql/pglite");
+  mkdirSync(args.data, { recursive: true });
+  const db = await PGlite.create(args.data);
+  const backend = pgliteBackend(db);
+  const sockets = new Set();
+  const tcpServer = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    serveTcp(backend, socket);
+  });
+  await listening(tcpServer, pgPort);
+  onWebSocket = (ws) => serveWebSocket(backend, ws);
+  stopDatabase = async () => {
+    tcpServer.close();
+    for (const socket of sockets) socket.destroy();
+    await db.close();
+  };
+}
+
+const wss = new WebSocketServer({ host: "127.0.0.1", port: wsPort });
+wss.on("connection", (ws) => onWebSocket(ws));
+await new Promise((resolve, reject) => {
+  wss.once("listening", resolve);
+  wss.once("error", reject);
+});
+console.log(`[db] Postgres on 127.0.0.1:${postgresPort}, WebSocket bridge on 127.0.0.1:${wsPort}`);
 process.send?.({ ready: true });
 
 async function shutdown() {
   wss.close();
+  for (const ws of wss.clients) ws.terminate();
   await stopDatabase();
   process.exit(0);
 }
