@@ -4,6 +4,7 @@ import { flatRoutes } from "remix-flat-routes";
 import { defineConfig } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 import { getLoadContext } from "./load-context";
+import { shellChunks } from "./vite.chunks";
 
 declare module "@remix-run/cloudflare" {
   interface Future {
@@ -11,7 +12,7 @@ declare module "@remix-run/cloudflare" {
   }
 }
 
-export default defineConfig(({ command }) => ({
+export default defineConfig(({ command, isSsrBuild }) => ({
   plugins: [
     // Only `vite:dev` needs wrangler's platform proxy; builds skip it (and its binding warnings).
     command === "serve" && cloudflareDevProxyVitePlugin({ getLoadContext }),
@@ -31,5 +32,6 @@ export default defineConfig(({ command }) => ({
     tsconfigPaths(),
   ],
   ssr: { resolve: { conditions: ["workerd", "worker", "browser"] } },
-  build: { sourcemap: false },
+  // The browser's chunks are grouped (vite.chunks.ts); the worker's bundle is one script whatever its chunks.
+  build: { sourcemap: false, rollupOptions: isSsrBuild ? {} : { output: { manualChunks: shellChunks() } } },
 }));
