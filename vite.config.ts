@@ -4,7 +4,7 @@ import { flatRoutes } from "remix-flat-routes";
 import { defineConfig } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 import { getLoadContext } from "./load-context";
-import { shellChunks } from "./vite.chunks";
+import { shellChunks } from "./scripts/vite-chunks";
 
 declare module "@remix-run/cloudflare" {
   interface Future {
@@ -32,6 +32,6 @@ export default defineConfig(({ command, isSsrBuild }) => ({
     tsconfigPaths(),
   ],
   ssr: { resolve: { conditions: ["workerd", "worker", "browser"] } },
-  // The browser's chunks are grouped (vite.chunks.ts); the worker's bundle is one script whatever its chunks.
+  // The browser's chunks are grouped (scripts/vite-chunks.ts); the worker's bundle is one script whatever its chunks.
   build: { sourcemap: false, rollupOptions: isSsrBuild ? {} : { output: { manualChunks: shellChunks() } } },
 }));
