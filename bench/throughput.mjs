@@ -3,7 +3,9 @@
 // `wrangler dev` (same wrangler, same workerd) running side by side, measured ALTERNATELY — the floor right
 // before each page — with --connections keep-alive connections for --seconds each. Prints req/s, p50/p95 and
 // each page's ratio to the floor measured next to it. Signed in as the development learner.
-//   node bench/throughput.mjs [--seconds 6] [--connections 8] [--build] [--only /labs,/courses] [--identity]
+//   node bench/throughput.mjs [--seconds 6] [--connections 8] [--warmup 2] [--build] [--only /labs,/courses] [--identity]
+// --warmup loads every page for that many seconds first (discarded): the embedded database's WebAssembly runs a
+// statement up to 6× slower over its first ≈ 100 runs, until V8 has re-compiled its hot paths (decision 0019, fifth pass).
 // --identity asks for uncompressed answers (Accept-Encoding: identity): wrangler dev gzips every page inside workerd,
 // which a deployed worker does not pay (Cloudflare's edge compresses outside the worker's CPU time).
 // By default the existing ./build is served; --build rebuilds it. Own ports, database and data folder.
@@ -15,6 +17,7 @@ import { benchDb, percentile, requestLoop, requireFreePorts, signInAsLearner, un
 const { values: opts } = parseArgs({
   options: {
     seconds: { type: "string", default: "6" },
+    warmup: { type: "string", default: "2" },
     connections: { type: "string", default: "8" },
     build: { type: "boolean", default: false },
     only: { type: "string" },
@@ -23,6 +26,7 @@ const { values: opts } = parseArgs({
 });
 const SECONDS = Math.max(2, Math.min(60, Number(opts.seconds)));
 const CONNECTIONS = Math.max(1, Math.min(64, Number(opts.connections)));
+const WARMUP_SECONDS = Math.max(0, Math.min(60, Number(opts.warmup)));
 const port = "8794";
 const helloPort = "8792";
 const pgPort = "25394";
@@ -112,8 +116,17 @@ try {
     ["/config", "/config"],
   ].filter(([label, path]) => !opts.only || opts.only.split(",").some((wanted) => wanted === label || wanted === path));
 
-  // Warm-up: compile every page once, open the connections.
+  // Warm-up: every page under load for WARMUP_SECONDS (the worker's and the database's code compiled), the connections open.
   for (const [, path] of pages) await (await fetch(base + path, { headers: { Cookie: cookie } })).arrayBuffer();
+  if (WARMUP_SECONDS > 0) {
+    for (const [, path] of pages)
+      await requestLoop(base + path, {
+        cookie,
+        seconds: WARMUP_SECONDS,
+        connections: CONNECTIONS,
+        acceptEncoding: opts.identity ? "identity" : undefined,
+      });
+  }
   await load(hello);
 
   const ms = (value) => `${value.toFixed(1)} ms`.padStart(9);
