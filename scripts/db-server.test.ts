@@ -10,6 +10,7 @@ import path from "node:path";
 import { Client, neonConfig } from "@neondatabase/serverless";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import ws from "ws";
+import { freePort } from "../tests/integration/fake-upstream";
 
 neonConfig.webSocketConstructor = ws;
 
@@ -17,14 +18,6 @@ let server: ChildProcess;
 let dataDir: string;
 let pgPort: number;
 let wsPort: number;
-
-async function freePort() {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /** A driver connection through the WebSocket bridge, set up the way scripts/lib/node-db.ts does it. */
 async function wsClient() {

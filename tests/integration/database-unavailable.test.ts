@@ -25,6 +25,7 @@ import {
   rowsOf,
 } from "~/server/db.server";
 import { getLoadContext } from "../../load-context";
+import { freePort } from "./fake-upstream";
 import { createTestDb, TEST_ENV } from "./harness";
 
 // workerd's react-dom/server (renderToReadableStream) is the browser build; Node's has none.
@@ -33,14 +34,8 @@ vi.mock("react-dom/server", async () => await vi.importActual("react-dom/server.
 // The worker has a global WebSocket; Node 20 needs the ws package for the Neon driver.
 neonConfig.webSocketConstructor = WebSocket as never;
 
-/** A loopback port nobody listens on. */
-async function closedPort() {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+/** A loopback port nobody listens on (a free one, probed and released). */
+const closedPort = freePort;
 
 const dbEnv = (wsPort: number, pgPort = 5432) => ({
   DATABASE_URL: `postgres://postgres:postgres@127.0.0.1:${pgPort}/postgres`,
