@@ -124,6 +124,12 @@ describe("the Conta tab's page", () => {
     );
     const first = await load(learner);
     expect(first.data.ledger).toHaveLength(10);
+    // Written by the server in São Paulo time (the page hydrates without an Intl formatter).
+    const newest = first.data.ledger[0]!;
+    const saoPaulo = new Intl.DateTimeFormat("pt-BR", { timeZone: "America/Sao_Paulo", dateStyle: "short", timeStyle: "short" });
+    expect(newest.createdAtLabel).toBe(saoPaulo.format(new Date(newest.createdAt)));
+    expect(newest.createdAtLabel).toMatch(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}$/);
+    expect(newest.amountLabel).toBeNull();
     expect(first.data.hasMoreLedger).toBe(true);
     const second = await load(learner, "/config?historico=2&edit=whatsapp");
     expect(second.data.ledger).toHaveLength(2);

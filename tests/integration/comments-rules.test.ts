@@ -134,6 +134,8 @@ describe("loadLessonComments", () => {
       .values({ lessonId, userId: learner.id, content: "neta", parentId: reply!.id, createdAt: new Date("2026-01-01T12:00:00Z") });
     const view = await loadLessonComments(db, learner, lessonId);
     expect(view.count).toBe(3);
+    // "há …" written by the server at the time of the read (months or years after these 2026-01-01 comments)
+    expect(view.threads[0]!.createdAtLabel).toMatch(/^há \d+ (meses|mês|anos?)$/);
     expect(view.threads.map((t) => [t.content, t.replies.map((r) => r.content)])).toEqual([
       ["topo", ["resposta"]],
       ["neta", []],

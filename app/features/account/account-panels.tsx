@@ -9,7 +9,6 @@ import { buttonVariants, SubmitButton } from "~/components/button";
 import { BUY_CREDITS_PATH } from "~/components/credits";
 import { ConformForm, FieldError, inputClass, labelClass, useSchemaForm } from "~/components/forms";
 import { NoticeBox } from "~/components/notice";
-import { formatBRL } from "~/features/billing";
 import { useHydrated } from "~/lib/use-hydrated";
 import {
   derivedStatistics,
@@ -65,8 +64,6 @@ function useBlank(value: string) {
 const minutes = (ms: number) => Math.max(1, Math.ceil(ms / 60_000));
 
 // ——— credits ———
-
-const dateTime = new Intl.DateTimeFormat("pt-BR", { timeZone: "America/Sao_Paulo", dateStyle: "short", timeStyle: "short" });
 
 export function CreditsPanel({
   balance,
@@ -127,8 +124,8 @@ export function CreditsPanel({
               <div className="min-w-0">
                 <p className="font-medium">{ledgerLabel(entry.reason, entry.delta)}</p>
                 <p className="text-xs text-slate-600 dark:text-slate-400">
-                  <time dateTime={entry.createdAt}>{dateTime.format(new Date(entry.createdAt))}</time> · saldo {entry.balanceAfter}
-                  {entry.amountCents === null ? null : ` · ${entry.amountCents < 0 ? "−" : ""}${formatBRL(Math.abs(entry.amountCents))}`}
+                  <time dateTime={entry.createdAt}>{entry.createdAtLabel}</time> · saldo {entry.balanceAfter}
+                  {entry.amountLabel === null ? null : ` · ${entry.amountLabel}`}
                 </p>
               </div>
               <span

@@ -3,6 +3,7 @@
 // and whether e-mail editing is blocked after a rate-limit refusal.
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { sql } from "drizzle-orm";
+import { formatBRL } from "~/features/billing";
 import { jsonValue, rowsOf } from "~/server/db.server";
 
 export const LEDGER_PAGE_SIZE = 10;
@@ -18,7 +19,24 @@ export type LedgerEntry = {
   createdAt: string;
   /** A purchase (positive) or its refund (negative), in centavos; null for every other entry. */
   amountCents: number | null;
+  /** What the history shows, written by the server (see ledgerLabels). */
+  createdAtLabel: string;
+  amountLabel: string | null;
 };
+
+let ledgerDateTime: Intl.DateTimeFormat | undefined;
+
+/**
+ * "25/11/2026, 14:05" (São Paulo) and "R$ 24,90" / "−R$ 24,90": written out here because a browser's first Intl
+ * formatter loads its ICU data inside the page's hydration (13–20 ms on a fast machine; decision 0019, sixth pass).
+ */
+function ledgerLabels(createdAt: string, amountCents: number | null) {
+  ledgerDateTime ??= new Intl.DateTimeFormat("pt-BR", { timeZone: "America/Sao_Paulo", dateStyle: "short", timeStyle: "short" });
+  return {
+    createdAtLabel: ledgerDateTime.format(new Date(createdAt)),
+    amountLabel: amountCents === null ? null : `${amountCents < 0 ? "−" : ""}${formatBRL(Math.abs(amountCents))}`,
+  };
+}
 
 export type AccountData = {
   ledger: LedgerEntry[];
@@ -47,14 +65,19 @@ export async function loadAccount(context: AppLoadContext, userId: string, page:
         where bucket = ${BLOCK_BUCKET} and subject = ${userId} and created_at > ${new Date(now.getTime() - BLOCK_MS).toISOString()}::timestamptz) as blocked_at`);
   const row = rowsOf(result)[0] as Row;
   const raw = jsonValue<Record<string, unknown>[]>(row.ledger);
-  const ledger = raw.slice(0, LEDGER_PAGE_SIZE).map((entry) => ({
-    id: Number(entry.id),
-    delta: Number(entry.delta),
-    balanceAfter: Number(entry.balance_after),
-    reason: String(entry.reason),
-    createdAt: new Date(String(entry.created_at)).toISOString(),
-    amountCents: entry.amount_cents === null || entry.amount_cents === undefined ? null : Number(entry.amount_cents),
-  }));
+  const ledger = raw.slice(0, LEDGER_PAGE_SIZE).map((entry): LedgerEntry => {
+    const createdAt = new Date(String(entry.created_at)).toISOString();
+    const amountCents = entry.amount_cents === null || entry.amount_cents === undefined ? null : Number(entry.amount_cents);
+    return {
+      id: Number(entry.id),
+      delta: Number(entry.delta),
+      balanceAfter: Number(entry.balance_after),
+      reason: String(entry.reason),
+      createdAt,
+      amountCents,
+      ...ledgerLabels(createdAt, amountCents),
+    };
+  });
   const blockedAt = row.blocked_at ? new Date(row.blocked_at as string | Date).getTime() : null;
   return {
     ledger,

@@ -22,10 +22,14 @@ export function parseCreditPacks(setting: string | undefined): CreditPack[] {
   return [...packs.values()].sort((a, b) => a.credits - b.credits);
 }
 
-const brl = new Intl.NumberFormat("pt-BR", { style: "currency", currency: "BRL" });
+// Built on first use: a page that never shows a price never loads the browser's ICU data for it.
+let brl: Intl.NumberFormat | undefined;
 
 /** "R$ 24,90" */
-export const formatBRL = (cents: number) => brl.format(cents / 100).replace(/\u00a0/g, " ");
+export function formatBRL(cents: number): string {
+  brl ??= new Intl.NumberFormat("pt-BR", { style: "currency", currency: "BRL" });
+  return brl.format(cents / 100).replace(/\u00a0/g, " ");
+}
 
 export const BILLING_TEXT = {
   title: "Comprar créditos",

@@ -13,7 +13,7 @@ import { toast } from "~/components/Toaster";
 import { avatarUrl } from "~/lib/avatars";
 import { commentFormSchema, type CommentActionData } from "./comment-form";
 import type { CommentThread, CommentView } from "./comments.server";
-import { COMMENT_MAX_LENGTH, relativeTimePtBr } from "./format";
+import { COMMENT_MAX_LENGTH } from "./format";
 import { cardClass } from "./ui";
 
 export const COMMENT_FAILURE = { title: "Erro", description: "Não foi possível adicionar o comentário." } as const;
@@ -21,13 +21,11 @@ export const COMMENT_FAILURE = { title: "Erro", description: "Não foi possível
 type Props = {
   threads: CommentThread[];
   count: number;
-  /** Server time of the loader, so relative times render the same on the server and in the browser. */
-  now: number;
   isAdmin: boolean;
   failure: CommentActionData | null;
 };
 
-export function Comments({ threads, count, now, isAdmin, failure }: Props) {
+export function Comments({ threads, count, isAdmin, failure }: Props) {
   const [searchParams] = useSearchParams();
   const replyParam = searchParams.get("responder");
   const [replyTo, setReplyTo] = useState<string | null>(isAdmin ? replyParam : null);
@@ -64,7 +62,7 @@ export function Comments({ threads, count, now, isAdmin, failure }: Props) {
         <ol className="mt-6 space-y-4" aria-label="Lista de comentários">
           {threads.map((thread) => (
             <li key={thread.id}>
-              <CommentArticle comment={thread} now={now}>
+              <CommentArticle comment={thread}>
                 {isAdmin ? (
                   openReply === thread.id ? (
                     <CommentForm
@@ -86,7 +84,7 @@ export function Comments({ threads, count, now, isAdmin, failure }: Props) {
                 <ol className="mt-2 ml-5 space-y-2 border-l-2 border-indigo-200 pl-4 sm:ml-8 dark:border-indigo-400/30" aria-label="Respostas">
                   {thread.replies.map((reply) => (
                     <li key={reply.id}>
-                      <CommentArticle comment={reply} now={now} reply />
+                      <CommentArticle comment={reply} reply />
                     </li>
                   ))}
                 </ol>
@@ -105,7 +103,7 @@ function failedFormOf(failure: CommentActionData): string | null {
   return typeof parentId === "string" && parentId !== "" ? parentId : null;
 }
 
-function CommentArticle({ comment, now, reply, children }: { comment: CommentView; now: number; reply?: boolean; children?: React.ReactNode }) {
+function CommentArticle({ comment, reply, children }: { comment: CommentView; reply?: boolean; children?: React.ReactNode }) {
   const initial = comment.authorLabel.trim().charAt(0).toUpperCase() || "U";
   return (
     <article
@@ -143,7 +141,7 @@ function CommentArticle({ comment, now, reply, children }: { comment: CommentVie
           ·
         </span>
         <time dateTime={comment.createdAt} className="text-xs text-slate-600 dark:text-slate-300">
-          {relativeTimePtBr(comment.createdAt, now)}
+          {comment.createdAtLabel}
         </time>
       </header>
       {/* Rendered as text: React escapes it, so `<script>` shows as typed. */}

@@ -6,10 +6,11 @@ import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { isUuid } from "~/lib/ids";
 import { jsonValue, rowsOf, type DbOrTx } from "~/server/db.server";
-import { lessons, modules, siteBanners, userLessonProgress, type DownloadableMaterial } from "~/server/schema";
+import { lessons, modules, siteBanners, userLessonProgress } from "~/server/schema";
 import { redirectWithToast } from "~/server/toast.server";
 import { lessonCommentsJson, threadComments, type CommentRow, type LessonComments } from "./comment-threads.server";
 import { practiceLessonCode, progressPercent } from "./format";
+import { withUploadLabels, type MaterialView } from "./material-files";
 import type { CourseNotFound } from "./NotFound";
 
 export type Viewer = { id: string; isAdmin: boolean };
@@ -147,7 +148,7 @@ export async function loadModulePage(db: DbOrTx, viewer: Viewer, moduleId: strin
 
 export type LessonPage = {
   lesson: Pick<LessonRow, "id" | "title" | "description" | "videoUrl" | "iframe" | "thumbnailUrl" | "durationSeconds" | "orderIndex"> & {
-    materials: DownloadableMaterial[];
+    materials: MaterialView[];
   };
   module: Pick<ModuleRow, "id" | "title" | "orderIndex"> & { available: boolean };
   completed: boolean;
@@ -213,7 +214,7 @@ export async function loadLessonPage(
   const { materials, moduleId, moduleTitle, moduleOrder, moduleAvailable, completed, nextLessonId, comments, ...lesson } = row;
   return {
     comments: threadComments(jsonValue<CommentRow[]>(comments), viewer),
-    lesson: { ...lesson, materials: Array.isArray(materials) ? materials : [] },
+    lesson: { ...lesson, materials: withUploadLabels(Array.isArray(materials) ? materials : []) },
     module: { id: moduleId, title: moduleTitle, orderIndex: moduleOrder, available: moduleAvailable === "yes" },
     completed: completed === true,
     nextLessonId: nextLessonId ?? null,

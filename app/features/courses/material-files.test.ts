@@ -7,6 +7,7 @@ import {
   materialFileId,
   materialTitle,
   materialType,
+  withUploadLabels,
 } from "./material-files";
 
 describe("material items", () => {
@@ -33,6 +34,11 @@ describe("material items", () => {
   it("upload date in pt-BR, São Paulo time", () => {
     expect(formatUploadDate("2025-03-05T02:30:00.000Z")).toBe("04/03/2025");
     expect(formatUploadDate("not a date")).toBe("");
+  });
+
+  it("the server hands the list its dates written out, the material otherwise unchanged", () => {
+    const material = { title: "Apostila", type: "PDF", size: "1 KB", url: "/media/x.pdf", uploadedAt: "2025-03-05T02:30:00.000Z" };
+    expect(withUploadLabels([material])).toEqual([{ ...material, uploadedLabel: "04/03/2025" }]);
   });
 
   it("download path by the stored file name", () => {

@@ -8,8 +8,7 @@ import { ConfirmForm } from "~/components/admin/ConfirmForm";
 import { buttonVariants } from "~/components/button";
 import { DownloadIcon, FileIcon, TrashIcon, UploadIcon } from "~/components/icons";
 import { toast } from "~/components/Toaster";
-import type { DownloadableMaterial } from "~/server/schema";
-import { formatUploadDate, materialDownloadPath, materialFileId, materialsPath } from "./material-files";
+import { materialDownloadPath, materialFileId, materialsPath, type MaterialView } from "./material-files";
 
 export const REMOVE_CONFIRMATION = "Tem certeza que deseja remover este arquivo? Esta ação não pode ser desfeita.";
 /** The removal's confirmation (dialog with JavaScript, a section of the materials page without). */
@@ -17,7 +16,7 @@ export const REMOVE_MATERIAL = { heading: "Remover arquivo", message: REMOVE_CON
 
 export type MaterialsListProps = {
   lessonId: string;
-  materials: DownloadableMaterial[];
+  materials: MaterialView[];
   canManage: boolean;
   /** The "Enviar material" link (hidden on the materials page itself). */
   showUploadLink?: boolean;
@@ -50,9 +49,9 @@ export function MaterialsList({ lessonId, materials, canManage, showUploadLink =
   );
 }
 
-function MaterialItem({ lessonId, material, canManage }: { lessonId: string; material: DownloadableMaterial; canManage: boolean }) {
+function MaterialItem({ lessonId, material, canManage }: { lessonId: string; material: MaterialView; canManage: boolean }) {
   const href = materialDownloadPath(lessonId, material);
-  const date = formatUploadDate(material.uploadedAt);
+  const date = material.uploadedLabel;
   return (
     <li className="flex flex-col gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:flex-row sm:items-center dark:border-night-700 dark:bg-night-900">
       <div className="flex min-w-0 flex-1 items-center gap-3">
@@ -104,7 +103,7 @@ async function downloadWithFeedback(event: MouseEvent<HTMLAnchorElement>, href: 
 }
 
 /** A POST form per item. JS: the confirmation dialog, then the same form with `confirmed=yes`. */
-function RemoveMaterialForm({ lessonId, material }: { lessonId: string; material: DownloadableMaterial }) {
+function RemoveMaterialForm({ lessonId, material }: { lessonId: string; material: MaterialView }) {
   const location = useLocation();
   const redirectTo = location.pathname + location.search.replace(/([?&])remover=[^&]*&?/, "$1").replace(/[?&]$/, "");
   return (

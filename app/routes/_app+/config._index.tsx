@@ -66,7 +66,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       courseCompletion: user.courseCompletion,
     },
     englishLevel: user.englishLevel,
-    englishLevelAt: user.englishLevelAt ? new Date(user.englishLevelAt).toISOString() : null,
+    // Written out by the server, like every date on this page (no Intl formatter while the page hydrates).
+    englishLevelAtLabel: user.englishLevelAt ? formatLevelDate(new Date(user.englishLevelAt).toISOString()) : null,
   };
 }
 
@@ -168,7 +169,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function Config() {
   const loaderData = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as AccountActionData | undefined;
-  const { englishLevel, englishLevelAt } = loaderData;
+  const { englishLevel, englishLevelAtLabel } = loaderData;
   return (
     <div className="grid gap-6">
       <CreditsPanel {...loaderData.credits} ledger={loaderData.ledger} page={loaderData.page} hasMore={loaderData.hasMoreLedger} />
@@ -188,7 +189,7 @@ export default function Config() {
         </h2>
         <p className="mt-1 text-slate-700 dark:text-slate-200" data-testid="account-english-level">
           {englishLevel
-            ? `${levelLabel(englishLevel)}${englishLevelAt ? ` (teste feito em ${formatLevelDate(englishLevelAt)})` : ""}`
+            ? `${levelLabel(englishLevel)}${englishLevelAtLabel ? ` (teste feito em ${englishLevelAtLabel})` : ""}`
             : "Você ainda não fez o teste de nível."}
         </p>
         <Link to="/english-level-test" className="mt-2 inline-block text-sm font-semibold text-indigo-700 hover:underline dark:text-indigo-300">

@@ -9,7 +9,7 @@ import { ConfirmSection } from "~/components/admin/ConfirmForm";
 import { requireCourseAdmin } from "~/features/courses/admin/actions.server";
 import { MaterialUpload } from "~/features/courses/admin/MaterialUpload";
 import { MESSAGES } from "~/features/courses/admin/schemas";
-import { materialFileId, materialsPath } from "~/features/courses/material-files";
+import { materialFileId, materialsPath, withUploadLabels } from "~/features/courses/material-files";
 import { MaterialsList, REMOVE_MATERIAL } from "~/features/courses/materials";
 import { findLessonMaterials, removeMaterial, uploadMaterial } from "~/features/courses/materials.server";
 import type { RouteHandle } from "~/lib/access";
@@ -32,7 +32,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   // Without JavaScript, removal goes through this confirmation step (?remover={file}).
   const removing = new URL(request.url).searchParams.get("remover");
   const confirm = removing ? (lesson.materials.find((m) => materialFileId(m) === removing) ?? null) : null;
-  return { lesson, confirm };
+  return { lesson: { ...lesson, materials: withUploadLabels(lesson.materials) }, confirm };
 }
 
 /** The one non-upload action: removing a material (`confirmed=yes` after the no-JS confirmation step). */

@@ -33,7 +33,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const found = await loadLessonPage(context.db, viewer, params.lessonId);
   if (!found) throw courseNotFound("lesson");
   const { comments, ...page } = found;
-  return { page, comments, isAdmin: user.isAdmin, now: Date.now() };
+  return { page, comments, isAdmin: user.isAdmin };
 }
 
 /** The lesson page's two forms: mark it completed, or post a comment / an admin's reply (parentId). */
@@ -75,7 +75,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 }
 
 export default function LessonRoute() {
-  const { page, comments, isAdmin, now } = useLoaderData<typeof loader>();
+  const { page, comments, isAdmin } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const commentFailure = actionData?.intent === "comment" ? actionData : null;
   const completionFailure = actionData?.intent === "complete" ? actionData : null;
@@ -136,7 +136,7 @@ export default function LessonRoute() {
               id: "comentarios",
               icon: <ChatIcon size={16} />,
               label: "Comentários",
-              panel: <Comments threads={comments.threads} count={comments.count} now={now} isAdmin={isAdmin} failure={commentFailure} />,
+              panel: <Comments threads={comments.threads} count={comments.count} isAdmin={isAdmin} failure={commentFailure} />,
             },
           ]}
         />
