@@ -1,20 +1,26 @@
 // Comments of a lesson (spec §4, §6, §8): "Comentários (N)", the comment form, top-level comments with
 // one level of replies, labels Admin / Você / name / Usuário, relative times in pt-BR. The forms are
-// conform forms over the comment schema (ConformForm, a POST), so posting works without JavaScript (PRG
-// back to the comment) and a refusal comes back as the action's conform reply, typed text included;
+// conform forms (ConformForm, a POST) whose rules the server checks (the comment schema), so posting works
+// without JavaScript (PRG back to the comment) and a refusal comes back as the action's conform reply, typed text included;
 // with JS the submit is disabled while blank or pending, and the form clears (reply form closes) after success.
 import { getTextareaProps } from "@conform-to/react";
 import { useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { buttonVariants } from "~/components/button";
-import { ConformForm, useSchemaForm } from "~/components/forms";
+import { ConformForm, useServerForm } from "~/components/form-fields";
 import { ChatIcon, ReplyIcon } from "~/components/icons";
 import { toast } from "~/components/Toaster";
 import { avatarUrl } from "~/lib/avatars";
-import { commentFormSchema, type CommentActionData } from "./comment-form";
+import type { CommentActionData, CommentFormFields } from "./comment-form";
 import type { CommentThread, CommentView } from "./comments.server";
 import { COMMENT_MAX_LENGTH } from "./format";
 import { cardClass } from "./ui";
+
+/**
+ * What getZodConstraint(commentFormSchema) gives, without zod in the browser (a unit test holds them equal); the
+ * textarea's maxLength is its own (the schema trims, so conform derives none).
+ */
+export const COMMENT_CONSTRAINT = { content: { required: true }, intent: { required: true }, parentId: { required: false } };
 
 export const COMMENT_FAILURE = { title: "Erro", description: "Não foi possível adicionar o comentário." } as const;
 
@@ -212,8 +218,9 @@ function CommentForm({
 }) {
   const id = parentId ? `resposta-${parentId}` : "novo-comentario";
   const errorId = `${id}-erro`;
-  // The same rules as the server's (commentSchema); the server's reply fills the form without JavaScript.
-  const [form, fields] = useSchemaForm(commentFormSchema, failure?.result, { id: `${id}-formulario` });
+  // The rules (commentSchema) are the server's: the browser cannot break them (submit disabled while blank,
+  // maxLength), so the page loads no schema library; the server's reply fills the form, with or without JavaScript.
+  const [form, fields] = useServerForm<CommentFormFields>(failure?.result, { id: `${id}-formulario`, constraint: COMMENT_CONSTRAINT });
   const resetForm = form.reset;
   const error = fields.content.errors?.[0] ?? form.errors?.[0];
   const blank = (fields.content.value ?? "").trim() === "";

@@ -25,6 +25,9 @@ export const commentSchema = z.object({
 /** What the comment and reply forms post to the lesson page's action. */
 export const commentFormSchema = commentSchema.extend({ intent: z.literal("comment") });
 
+/** The comment form's fields, as typed (a type only: the browser's form loads no zod). */
+export type CommentFormFields = z.input<typeof commentFormSchema>;
+
 /**
  * Why a comment was refused; the page branches on it, never on the message. `invalid_content` comes
  * with the schema's message as the field error of `content`, the others as the form error.
