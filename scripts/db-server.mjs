@@ -7,6 +7,7 @@
 import { mkdirSync } from "node:fs";
 import net from "node:net";
 import { parseArgs } from "node:util";
+import v8 from "node:v8";
 import { WebSocketServer } from "ws";
 
 const { values: args } = parseArgs({
@@ -260,6 +261,11 @@ if (process.env.PG_TARGET) {
   postgresPort = target.port;
   onWebSocket = (ws) => pipeWebSocket(target, ws);
 } else {
+  // PGlite's WebAssembly compiled by TurboFan as each function is first called, never by Liftoff (V8's baseline
+  // tier): otherwise a statement runs Liftoff code until V8 has tiered it up, 5–7× slower over its first ≈ 100 runs
+  // (the chat's send gate: 8.7 ms → 1.3 ms), and the worker's first requests and every bench measured that ramp.
+  // Costs ≈ 1.1 s more to start (decision 0019, seventh pass). Read by V8 when the module is compiled, in create().
+  v8.setFlagsFromString("--no-liftoff");
   const { PGlite } = await import("@electric-sql/pglite");
   mkdirSync(args.data, { recursive: true });
   const db = await PGlite.create(args.data);
