@@ -7,9 +7,12 @@ import type { LessonChannel } from "./lesson-channel";
 /** Worker bindings and variables (wrangler.toml [vars], secrets, .dev.vars). */
 export interface Env {
   APP_ENV: "production" | "development" | "test";
-  /** Postgres URL. Neon in production; the embedded PGlite (via DB_WS_PROXY) locally. */
+  /**
+   * Postgres URL: Neon in production, the embedded database's TCP port locally. The worker connects to it over TCP
+   * unless HYPERDRIVE is bound (decision 0020).
+   */
   DATABASE_URL: string;
-  /** host:port of the local WebSocket→TCP bridge. Unset in production (Neon's own proxy). */
+  /** host:port of the local WebSocket→TCP bridge, for the Node scripts' Neon driver (migrate, seed). Unset in production. */
   DB_WS_PROXY?: string;
   SESSION_SECRET: string;
   /** Public origin used to build links in e-mails, e.g. https://nika.app */
@@ -23,6 +26,8 @@ export interface Env {
   MONTHLY_CREDITS?: string;
   MEDIA: R2Bucket;
   ASSETS: Fetcher;
+  /** Hyperdrive in front of Neon (optional): when bound, the worker's database connections go through its pool. */
+  HYPERDRIVE?: Hyperdrive;
   /** One Durable Object per lesson pushing "new comment" over WebSockets. Absent in unit tests and vite dev. */
   LESSON_CHANNELS?: DurableObjectNamespace<LessonChannel>;
   /** Any OpenAI-compatible API (OpenAI, Groq, OpenRouter, a local server), e.g. https://api.openai.com/v1. Takes precedence. */
@@ -64,7 +69,7 @@ export interface Env {
 export const isProduction = (env: Pick<Env, "APP_ENV">) => env.APP_ENV === "production";
 
 /** The bindings: passed through untouched (never parsed; absent ones stay absent). */
-type Bindings = "MEDIA" | "ASSETS" | "LESSON_CHANNELS" | "AI";
+type Bindings = "MEDIA" | "ASSETS" | "LESSON_CHANNELS" | "AI" | "HYPERDRIVE";
 type EnvVars = Omit<Env, Bindings>;
 
 /** Blank values (`MAIL_API_URL=` in .dev.vars) mean "not set". */

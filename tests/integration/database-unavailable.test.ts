@@ -1,5 +1,5 @@
-// The database going away (issue 13, item 5): the driver's real failures — a refused WebSocket, a
-// bridge that hangs up, one that never answers — are recognised by isDatabaseUnavailable and nothing
+// The database going away (issue 13, item 5): the driver's real failures — a refused connection, a
+// server that hangs up, one that never answers — are recognised by isDatabaseUnavailable and nothing
 // else is; a page whose loaders need the database answers 503 + Retry-After with the pt-BR screen
 // (through Remix's real request handler, entry.server.tsx and the root error boundary), a resource
 // route 503 JSON, an event-stream client its SSE error event; and the same context recovers when
@@ -7,12 +7,10 @@
 import net from "node:net";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
-import { neonConfig } from "@neondatabase/serverless";
 import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
 import { sql } from "drizzle-orm";
 import { decode as decodeTurboStream } from "turbo-stream";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import WebSocket, { WebSocketServer } from "ws";
 import * as entryServer from "~/entry.server";
 import * as root from "~/root";
 import {
@@ -31,16 +29,25 @@ import { createTestDb, TEST_ENV } from "./harness";
 // workerd's react-dom/server (renderToReadableStream) is the browser build; Node's has none.
 vi.mock("react-dom/server", async () => await vi.importActual("react-dom/server.browser"));
 
-// The worker has a global WebSocket; Node 20 needs the ws package for the Neon driver.
-neonConfig.webSocketConstructor = WebSocket as never;
-
 /** A loopback port nobody listens on (a free one, probed and released). */
 const closedPort = freePort;
 
-const dbEnv = (wsPort: number, pgPort = 5432) => ({
-  DATABASE_URL: `postgres://postgres:postgres@127.0.0.1:${pgPort}/postgres`,
-  DB_WS_PROXY: `127.0.0.1:${wsPort}`,
-});
+const dbEnv = (pgPort: number) => ({ DATABASE_URL: `postgres://postgres:postgres@127.0.0.1:${pgPort}/postgres` });
+
+/** A TCP server on a free loopback port that does `onSocket` with each connection (e.g. hangs up, or stays silent). */
+async function tcpServer(onSocket: (socket: net.Socket) => void) {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    onSocket(socket);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const close = () => {
+    for (const socket of sockets) socket.destroy();
+    return new Promise((resolve) => server.close(resolve));
+  };
+  return { port: (server.address() as net.AddressInfo).port, close };
+}
 
 /** What a query through a fresh request pool throws (and how long it took). */
 async function failureOf(env: ReturnType<typeof dbEnv>) {
@@ -57,28 +64,24 @@ async function failureOf(env: ReturnType<typeof dbEnv>) {
 }
 
 describe("isDatabaseUnavailable on the driver's real failures", () => {
-  it("recognises a refused WebSocket (the bridge is down)", async () => {
+  it("recognises a refused connection (the database is down)", async () => {
     const { error, ms } = await failureOf(dbEnv(await closedPort()));
     expect(error).toBeInstanceOf(Error);
     expect(isDatabaseUnavailable(error)).toBe(true);
     expect(ms).toBeLessThan(DB_CONNECT_TIMEOUT_MS);
   });
 
-  it("recognises a bridge that hangs up at once (Postgres behind it is down)", async () => {
-    const wss = new WebSocketServer({ host: "127.0.0.1", port: 0 });
-    wss.on("connection", (socket) => socket.terminate());
-    await new Promise((resolve) => wss.on("listening", resolve));
-    const { error } = await failureOf(dbEnv((wss.address() as net.AddressInfo).port));
-    wss.close();
+  it("recognises a server that hangs up at once", async () => {
+    const server = await tcpServer((socket) => socket.destroy());
+    const { error } = await failureOf(dbEnv(server.port));
+    await server.close();
     expect(isDatabaseUnavailable(error)).toBe(true);
   });
 
-  it("gives up on a bridge that never answers after the connect timeout, and recognises it", async () => {
-    const wss = new WebSocketServer({ host: "127.0.0.1", port: 0 });
-    await new Promise((resolve) => wss.on("listening", resolve));
-    const { error, ms } = await failureOf(dbEnv((wss.address() as net.AddressInfo).port));
-    for (const client of wss.clients) client.terminate();
-    wss.close();
+  it("gives up on a server that never answers after the connect timeout, and recognises it", async () => {
+    const server = await tcpServer(() => {});
+    const { error, ms } = await failureOf(dbEnv(server.port));
+    await server.close();
     expect(isDatabaseUnavailable(error)).toBe(true);
     expect(ms).toBeGreaterThanOrEqual(DB_CONNECT_TIMEOUT_MS - 50);
     expect(ms).toBeLessThan(DB_CONNECT_TIMEOUT_MS + 2_000);
@@ -97,31 +100,19 @@ describe("isDatabaseUnavailable on the driver's real failures", () => {
   });
 });
 
-// A database that can come and go: PGlite served over the Postgres protocol, behind a WebSocket→TCP
-// bridge (what scripts/db-server.mjs does, without its one-at-a-time lock: these requests are serial).
+// A database that can come and go: PGlite served over the Postgres protocol on TCP (what scripts/db-server.mjs
+// does, without its one-at-a-time lock: these requests are serial), stopped and started again on the same port.
 let pglite: PGlite;
 let pgServer: PGLiteSocketServer | undefined;
 let pgPort: number;
-let wss: WebSocketServer | undefined;
-let wsPort: number;
 
-async function startBridge() {
-  wss = new WebSocketServer({ host: "127.0.0.1", port: wsPort });
-  wss.on("connection", (socket) => {
-    const tcp = net.connect({ host: "127.0.0.1", port: pgPort });
-    socket.on("message", (data) => tcp.write(data as Buffer));
-    tcp.on("data", (chunk) => socket.readyState === socket.OPEN && socket.send(chunk));
-    const hangUp = () => (tcp.destroy(), socket.terminate());
-    tcp.on("error", hangUp);
-    tcp.on("close", hangUp);
-    socket.on("close", hangUp);
-  });
-  await new Promise((resolve) => wss!.on("listening", resolve));
+async function startDatabase() {
+  pgServer = new PGLiteSocketServer({ db: pglite, port: pgPort, host: "127.0.0.1", maxConnections: 16 });
+  await pgServer.start();
 }
-async function stopBridge() {
-  for (const client of wss?.clients ?? []) client.terminate();
-  await new Promise((resolve) => wss?.close(resolve));
-  wss = undefined;
+async function stopDatabase() {
+  await pgServer?.stop();
+  pgServer = undefined;
 }
 
 /** The worker's build reduced to the real root route (loader: flags + session; the boundary), a
@@ -191,7 +182,7 @@ async function serve(path: string, headers: Record<string, string> = {}) {
     request,
     context: {
       cloudflare: {
-        env: { ...TEST_ENV, ...dbEnv(wsPort, pgPort) },
+        env: { ...TEST_ENV, ...dbEnv(pgPort) },
         ctx: { waitUntil: (p: Promise<unknown>) => void waits.push(p), passThroughOnException: () => {} },
         cf: {},
         caches: undefined,
@@ -214,15 +205,11 @@ beforeAll(async () => {
   const { drizzle } = await import("drizzle-orm/pglite");
   await migrate(drizzle(pglite) as never, { migrationsFolder: "migrations" });
   pgPort = await closedPort();
-  wsPort = await closedPort();
-  pgServer = new PGLiteSocketServer({ db: pglite, port: pgPort, host: "127.0.0.1", maxConnections: 16 });
-  await pgServer.start();
-  await startBridge();
+  await startDatabase();
 });
 
 afterAll(async () => {
-  await stopBridge();
-  await pgServer?.stop();
+  await stopDatabase();
   await pglite?.close();
 });
 
@@ -233,8 +220,8 @@ describe("requests while the database is away, and after it is back (Remix's req
     expect(body).toContain("<html");
   });
 
-  it("answers a page 503 with Retry-After and the pt-BR screen when the bridge is down", async () => {
-    await stopBridge();
+  it("answers a page 503 with Retry-After and the pt-BR screen when the database is down", async () => {
+    await stopDatabase();
     const { response, body, ms } = await serve("/page");
     expect(response.status).toBe(503);
     expect(response.headers.get("Retry-After")).toBe(String(DB_RETRY_AFTER_SECONDS));
@@ -277,18 +264,17 @@ describe("requests while the database is away, and after it is back (Remix's req
     expect(await redirectOf((await serve("/_root.data")).body)).toMatchObject({ singleFetchRedirect: { redirect: "/", reload: true } });
   });
 
-  it("answers 503 too when the bridge is up but Postgres behind it is down", async () => {
-    await pgServer!.stop();
-    pgServer = undefined;
-    await startBridge();
+  it("answers 503 too when the server accepts but hangs up (Postgres shutting down)", async () => {
+    const hangingUp = net.createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => hangingUp.listen(pgPort, "127.0.0.1", resolve));
     const { response, body } = await serve("/page");
+    await new Promise((resolve) => hangingUp.close(resolve));
     expect(response.status).toBe(503);
     expect(body).toContain(DATABASE_UNAVAILABLE.title);
   });
 
   it("serves the page again once the database is back, without a restart", async () => {
-    pgServer = new PGLiteSocketServer({ db: pglite, port: pgPort, host: "127.0.0.1", maxConnections: 16 });
-    await pgServer.start();
+    await startDatabase();
     const { response, body } = await serve("/page");
     expect(response.status).toBe(200);
     expect(body).not.toContain(DATABASE_UNAVAILABLE.title);
