@@ -2,6 +2,7 @@
 // workerd (Miniflare, the runtime `wrangler dev` uses) bundled from the app sources; the WebSocket
 // endpoint's gates run against PGlite with the real migrations; the client hook's pure parts as units.
 // The whole path through `wrangler dev` and two browsers is tests/e2e/courses-live.spec.ts.
+import { builtinModules } from "node:module";
 import { eq } from "drizzle-orm";
 import { build } from "esbuild";
 import { Miniflare } from "miniflare";
@@ -58,7 +59,8 @@ beforeAll(async () => {
     format: "esm",
     platform: "browser",
     conditions: ["workerd", "worker", "browser"],
-    external: ["cloudflare:*", "node:*"],
+    // Node's built-ins by their bare names too (node-postgres requires "events", "fs"…): workerd's nodejs_compat serves them.
+    external: ["cloudflare:*", "node:*", ...builtinModules],
     tsconfig: "tsconfig.json",
     logLevel: "silent",
   });
