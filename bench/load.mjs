@@ -547,7 +547,6 @@ try {
     `pronunciation attempts: ${acked.attempts.length} acknowledged, all present and scored`,
     shortAttempts.length ? `${shortAttempts.length} learners short` : "",
   );
-  const stuck = attemptRows.filter((r) => r.status === "scoring").length;
 
   const nameRows = await q(sql`select id, name from users where id in (${idList})`);
   const names = new Map(nameRows.map((r) => [String(r.id), r.name]));
@@ -573,6 +572,11 @@ try {
   const swept = await refundAbandonedSpends(checkDb, new Date(Date.now() + ABANDONED_AFTER_MS + 60_000));
   results.sweep = swept;
   console.log(`sweep (as the cron, 5 minutes later): ${swept.chatMessages} chat credits and ${swept.attempts} pronunciation attempts refunded`);
+  // An attempt a dying request left 'scoring' (its credit spent, its score never written) is the sweep's to settle:
+  // counted after it.
+  const [{ stuck }] = await q(
+    sql`select count(*)::int as stuck from pronunciation_attempts where user_id in (${idList}) and status = 'scoring'`,
+  );
 
   // Credits: balance = ledger sum, never negative; every net credit matches what it paid for.
   const credit = await q(sql`

@@ -45,6 +45,9 @@ export function createRequestDb(env: Pick<Env, "DATABASE_URL" | "HYPERDRIVE">): 
         // An idle connection that dies (the database went away) is reported here; without a listener
         // the EventEmitter would throw it out of nowhere. The next query fails (and is classified) instead.
         pool.on("error", () => {});
+        // So is a connection the database drops after its request is done with it: pg reports it on the client, and
+        // throws it (an uncaught error in the worker's log) when nobody listens. A query in flight is rejected anyway.
+        pool.on("connect", (client) => client.on("error", () => {}));
         tagUnavailableErrors(pool);
         // No `schema`: the app uses no relational queries (db.query.*), and drizzle would rebuild the relational
         // config of every table on each request (≈ 0.3 ms of CPU per request).
