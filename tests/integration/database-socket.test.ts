@@ -3,12 +3,11 @@
 // Postgres server in this test that answers the start-up and then answers a statement, or drops the connection when
 // it arrives — what scripts/db-server.mjs does to its clients when the database stops. A dropped connection and a
 // refused one must fail at once and be recognised as "unavailable" (→ 503), never wait out the 10 s query_timeout.
-import { builtinModules } from "node:module";
 import net from "node:net";
-import { build, type Plugin } from "esbuild";
-import { Miniflare } from "miniflare";
+import type { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DB_QUERY_TIMEOUT_MS } from "~/server/db.server";
+import { startTestWorker } from "./workerd";
 
 const TEST_WORKER = `
 import { sql } from "drizzle-orm";
@@ -68,47 +67,9 @@ async function postgresServer(onStatement: "answer" | "hang up") {
   };
 }
 
-/**
- * node-postgres is CommonJS and `require`s Node's built-ins by bare name, which an ES module bundle cannot do at run
- * time; wrangler wraps them as ES imports of `node:*` (served by workerd's nodejs_compat), and so does this plugin —
- * with empty stand-ins, as wrangler's polyfills, for the two this workerd lacks (pg reads files and resolves names
- * only for options the app does not use: a password file, TLS certificates).
- */
-const MISSING_IN_WORKERD = new Set(["fs", "dns"]);
-const builtinsAsImports: Plugin = {
-  name: "builtins-as-imports",
-  setup(build) {
-    const bare = new RegExp(`^(${builtinModules.filter((name) => !name.startsWith("_")).join("|")})$`);
-    build.onResolve({ filter: bare }, ({ path, kind }) => (kind === "require-call" ? { path, namespace: "builtin" } : { path, external: true }));
-    build.onLoad({ filter: /.*/, namespace: "builtin" }, ({ path }) => ({
-      contents: MISSING_IN_WORKERD.has(path)
-        ? "module.exports = {};"
-        : `import * as m from "node:${path}"; module.exports = { ...m, ...(m.default ?? {}) };`,
-    }));
-  },
-};
-
 let mf: Miniflare;
 beforeAll(async () => {
-  const bundle = await build({
-    stdin: { contents: TEST_WORKER, resolveDir: process.cwd(), loader: "js" },
-    bundle: true,
-    write: false,
-    format: "esm",
-    platform: "browser",
-    conditions: ["workerd", "worker", "browser"],
-    external: ["cloudflare:*", "node:*"],
-    plugins: [builtinsAsImports],
-    tsconfig: "tsconfig.json",
-    logLevel: "silent",
-  });
-  mf = new Miniflare({
-    modules: true,
-    script: bundle.outputFiles[0]!.text,
-    compatibilityDate: "2025-09-01",
-    compatibilityFlags: ["nodejs_compat"],
-  });
-  await mf.ready;
+  mf = await startTestWorker(TEST_WORKER);
 }, 60_000);
 afterAll(async () => {
   await mf?.dispose();

@@ -2,10 +2,8 @@
 // workerd (Miniflare, the runtime `wrangler dev` uses) bundled from the app sources; the WebSocket
 // endpoint's gates run against PGlite with the real migrations; the client hook's pure parts as units.
 // The whole path through `wrangler dev` and two browsers is tests/e2e/courses-live.spec.ts.
-import { builtinModules } from "node:module";
 import { eq } from "drizzle-orm";
-import { build } from "esbuild";
-import { Miniflare } from "miniflare";
+import type { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { isCommentMessage, liveUrl, reconnectDelay } from "~/features/courses/live";
 import { createSession } from "~/server/auth.server";
@@ -13,6 +11,7 @@ import type { Database } from "~/server/db.server";
 import { connectLessonChannel, publishLessonComment } from "~/server/realtime.server";
 import { appConfig, users } from "~/server/schema";
 import { contextFor, createTestDb } from "./harness";
+import { startTestWorker } from "./workerd";
 
 // ——— the Durable Object and publish, in workerd ———
 
@@ -52,29 +51,12 @@ export default {
 
 let mf: Miniflare;
 beforeAll(async () => {
-  const bundle = await build({
-    stdin: { contents: TEST_WORKER, resolveDir: process.cwd(), loader: "js" },
-    bundle: true,
-    write: false,
-    format: "esm",
-    platform: "browser",
-    conditions: ["workerd", "worker", "browser"],
-    // Node's built-ins by their bare names too (node-postgres requires "events", "fs"…): workerd's nodejs_compat serves them.
-    external: ["cloudflare:*", "node:*", ...builtinModules],
-    tsconfig: "tsconfig.json",
-    logLevel: "silent",
-  });
-  mf = new Miniflare({
-    modules: true,
-    script: bundle.outputFiles[0]!.text,
-    compatibilityDate: "2025-09-01",
-    compatibilityFlags: ["nodejs_compat"],
+  mf = await startTestWorker(TEST_WORKER, {
     durableObjects: {
       LESSON_CHANNELS: { className: "LessonChannel", useSQLite: true },
       BROKEN: { className: "BrokenChannel", useSQLite: true },
     },
   });
-  await mf.ready;
 });
 afterAll(async () => {
   await mf?.dispose();
