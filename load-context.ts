@@ -11,6 +11,8 @@ declare module "@remix-run/cloudflare" {
     /** Per-request database (lazy). */
     readonly db: Database;
     queryCount: () => number;
+    /** Opens the database connection now, ahead of the first statement (db.server.ts). */
+    connectDbEarly: () => void;
     closeDb: () => Promise<void>;
     /** Memo for values computed once per request (session user, flags). */
     memo: Map<string, unknown>;
@@ -43,6 +45,7 @@ export function getLoadContext({ context }: { request: Request; context: { cloud
       return requestDb.db;
     },
     queryCount: requestDb.queryCount,
+    connectDbEarly: () => requestDb.connectEarly(),
     async closeDb() {
       await Promise.allSettled(background);
       await requestDb.close();

@@ -1,6 +1,6 @@
 // Helpers the benchmarks share: an env file for scripts/start.mjs, waiting for it to be ready,
 // signing in as the development learner and the gzip size of what a page downloads.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import { dirname } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -174,3 +174,36 @@ export function toneWav(seconds = 2) {
   for (let i = 0; i < count; i++) bytes.writeInt16LE(Math.round(9000 * Math.sin((2 * Math.PI * 220 * i) / rate)), 44 + i * 2);
   return bytes;
 }
+
+/**
+ * CPU time (ms, user + system) of every process on the machine by pid, with its command line: two snapshots'
+ * difference says which process a run of requests kept busy (Linux /proc only).
+ */
+export function cpuSnapshot() {
+  const ticks = new Map();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ").trim();
+      ticks.set(Number(entry), { ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS, cmdline });
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return ticks;
+}
+const CLOCK_TICKS = 100; // USER_HZ: 100 on every Linux this runs on (getconf CLK_TCK)
+
+/** CPU ms spent between two snapshots, summed per group that `groupOf(cmdline)` names (undefined: not counted). */
+export function cpuSpent(before, after, groupOf) {
+  const spent = {};
+  for (const [pid, { ms, cmdline }] of after) {
+    const group = groupOf(cmdline);
+    if (!group) continue;
+    spent[group] = (spent[group] ?? 0) + ms - (before.get(pid)?.ms ?? 0);
+  }
+  return spent;
+}
+

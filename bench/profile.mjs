@@ -3,11 +3,12 @@
 // readable (unminified) code and workerd's DevTools port, loads one page with --connections keep-alive
 // connections for --seconds while V8's sampling CPU profiler records, and prints the functions with the most
 // self time and the most total time, plus the time under a few landmarks (loaders, React's render, the
-// database driver). The raw profile is written to bench/results/ (open it in Chrome DevTools → Performance).
+// database driver), and the self time per package (from the bundle's source map). The raw profile is written to bench/results/ (open it in Chrome DevTools → Performance).
 //   node bench/profile.mjs --path /labs [--seconds 6] [--connections 8] [--top 30]
 import { spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { SourceMapConsumer } from "source-map-js";
 import WebSocket from "ws";
 import { requestLoop, requireFreePorts, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
 
@@ -69,6 +70,43 @@ async function devtools() {
   };
 }
 
+/** The source map of the bundle wrangler dev is serving (its newest dev bundle), for self time per package. */
+function servedBundleMap() {
+  const bundles = readdirSync(".wrangler/tmp")
+    .filter((dir) => dir.startsWith("dev-") && existsSync(`.wrangler/tmp/${dir}/server.js.map`))
+    .map((dir) => `.wrangler/tmp/${dir}/server.js.map`)
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  return bundles.length ? new SourceMapConsumer(JSON.parse(readFileSync(bundles[0], "utf8"))) : undefined;
+}
+
+/** Where a source file of the bundle comes from: an npm package, the app, or the worker's entry. */
+function packageOf(source) {
+  const inModules = source.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
+  if (inModules) return inModules[1];
+  if (/(^|\/)app\//.test(source)) return `app/${source.split(/(?:^|\/)app\//).pop().split("/")[0]}`;
+  return source.replace(/^(\.\.\/)+/, "");
+}
+
+/** Self time (ms) per package: each sample's leaf frame in server.js, through the source map; the rest by url. */
+function selfByPackage(profile, map) {
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  const byPackage = new Map();
+  const place = new Map();
+  profile.samples.forEach((id, i) => {
+    const { callFrame } = nodes.get(id);
+    let key = place.get(id);
+    if (!key) {
+      if (callFrame.url === "server.js" && map) {
+        const { source } = map.originalPositionFor({ line: callFrame.lineNumber + 1, column: callFrame.columnNumber });
+        key = source ? packageOf(source) : "server.js (unmapped)";
+      } else key = callFrame.url || callFrame.functionName || "(native)";
+      place.set(id, key);
+    }
+    byPackage.set(key, (byPackage.get(key) ?? 0) + (profile.timeDeltas[i + 1] ?? 0) / 1000);
+  });
+  return byPackage;
+}
+
 /** Self and total (inclusive, each function counted once per stack) time per function, in ms. */
 function summarize(profile) {
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -110,6 +148,7 @@ try {
   const requests = latencies.length;
   const { profile } = await session.send("Profiler.stop");
   session.close();
+  const bundleMap = servedBundleMap();
 
   mkdirSync("bench/results", { recursive: true });
   const file = `bench/results/profile-${opts.path.replace(/\W+/g, "_") || "root"}.cpuprofile`;
@@ -132,6 +171,12 @@ try {
   console.log(`\ntotal time (top ${top})`);
   for (const [name, ms] of [...total]
     .filter(([n]) => !/^\((root|idle|program)\)/.test(n))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top))
+    console.log(`${perRequest(ms)}  ${((ms / busy) * 100).toFixed(1).padStart(5)} %  ${name}`);
+  console.log(`\nself time per package (${bundleMap ? "through the bundle's source map" : "no source map found"})`);
+  for (const [name, ms] of [...selfByPackage(profile, bundleMap)]
+    .filter(([n]) => n !== "(idle)")
     .sort((a, b) => b[1] - a[1])
     .slice(0, top))
     console.log(`${perRequest(ms)}  ${((ms / busy) * 100).toFixed(1).padStart(5)} %  ${name}`);

@@ -8,11 +8,13 @@
 // statement up to 6× slower over its first ≈ 100 runs, until V8 has re-compiled its hot paths (decision 0019, fifth pass).
 // --identity asks for uncompressed answers (Accept-Encoding: identity): wrangler dev gzips every page inside workerd,
 // which a deployed worker does not pay (Cloudflare's edge compresses outside the worker's CPU time).
+// --cpu also prints each page's CPU per request in every process it keeps busy (workerd, wrangler's proxy, the
+// embedded database, this load generator), measured from /proc.
 // By default the existing ./build is served; --build rebuilds it. Own ports, database and data folder.
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { benchDb, percentile, requestLoop, requireFreePorts, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
+import { benchDb, cpuSnapshot, cpuSpent, percentile, requestLoop, requireFreePorts, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
 
 const { values: opts } = parseArgs({
   options: {
@@ -22,6 +24,7 @@ const { values: opts } = parseArgs({
     build: { type: "boolean", default: false },
     only: { type: "string" },
     identity: { type: "boolean", default: false },
+    cpu: { type: "boolean", default: false },
   },
 });
 const SECONDS = Math.max(2, Math.min(60, Number(opts.seconds)));
@@ -80,14 +83,26 @@ for (let i = 0; ; i++) {
 /** requestLoop for SECONDS over CONNECTIONS: req/s, p50/p95 and how many answered another status than `expected`. */
 async function load(url, cookie, expected = 200) {
   const acceptEncoding = opts.identity ? "identity" : undefined;
+  const cpuBefore = opts.cpu ? cpuSnapshot() : undefined;
   const { latencies, statuses } = await requestLoop(url, { cookie, seconds: SECONDS, connections: CONNECTIONS, acceptEncoding });
+  const cpu = cpuBefore ? cpuSpent(cpuBefore, cpuSnapshot(), processGroup) : undefined;
   return {
+    cpuPerRequest: cpu && Object.fromEntries(Object.entries(cpu).map(([group, ms]) => [group, ms / latencies.length])),
     rps: latencies.length / SECONDS,
     p50: percentile(latencies, 0.5),
     p95: percentile(latencies, 0.95),
     requests: latencies.length,
     failures: latencies.length - (statuses.get(expected) ?? 0),
   };
+}
+
+/** Which of the processes a request crosses `cmdline` is. */
+function processGroup(cmdline) {
+  if (cmdline.includes("workerd")) return "workerd";
+  if (cmdline.includes("db-server.mjs")) return "database";
+  if (cmdline.includes("wrangler")) return "wrangler";
+  if (cmdline.includes("bench/throughput.mjs")) return "load";
+  return undefined;
 }
 
 const results = { seconds: SECONDS, connections: CONNECTIONS, identity: opts.identity, pages: {} };
@@ -144,6 +159,14 @@ try {
       `${label.padEnd(22)} ${run.rps.toFixed(1).padStart(7)} ${ms(run.p50)} ${ms(run.p95)}   ${floorRun.rps.toFixed(1).padStart(11)}   ${ratio.toFixed(2)}` +
         (run.failures ? `   (${run.failures} non-200!)` : ""),
     );
+    if (opts.cpu) {
+      const perRequest = (cpu) =>
+        Object.entries(cpu)
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([group, ms]) => `${group} ${ms.toFixed(2)}`)
+          .join(" · ");
+      console.log(`${"".padEnd(22)} CPU ms/request: ${perRequest(run.cpuPerRequest)}  (floor: ${perRequest(floorRun.cpuPerRequest)})`);
+    }
     if (run.failures) process.exitCode = 1;
   }
 } finally {

@@ -16,6 +16,11 @@ export type RequestDb = {
   readonly db: Database;
   /** Number of SQL statements this request sent (for query-count checks and benchmarks). */
   readonly queryCount: () => number;
+  /**
+   * Starts opening the connection now, so that its TCP handshake and Postgres start-up overlap what the request does
+   * before its first statement (reading a form). A failure here is left to that statement, which meets it again.
+   */
+  connectEarly: () => void;
   close: () => Promise<void>;
 };
 
@@ -31,6 +36,14 @@ export function createRequestDb(env: Pick<Env, "DATABASE_URL" | "HYPERDRIVE">): 
   let db: Database | undefined;
   let queries = 0;
   return {
+    connectEarly() {
+      void this.db;
+      // max: 1, so the connection released here is the one the first statement takes.
+      pool!.connect().then(
+        (client) => client.release(),
+        () => {},
+      );
+    },
     get db() {
       if (!db) {
         pool = new pg.Pool({

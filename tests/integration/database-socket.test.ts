@@ -18,7 +18,9 @@ export default {
     const requestDb = createRequestDb({ DATABASE_URL: "postgres://postgres:postgres@127.0.0.1:" + port + "/postgres" });
     const started = Date.now();
     try {
-      const result = await requestDb.db.execute(sql\`select 1 as one\`);
+      const result = request.url.includes("extended")
+        ? await requestDb.db.execute(sql\`select \${1}::int as one\`)
+        : await requestDb.db.execute(sql\`select 1 as one\`);
       return Response.json({ ok: true, rows: result.rows, ms: Date.now() - started });
     } catch (error) {
       return Response.json({ ok: false, unavailable: isDatabaseUnavailable(error), message: String(error?.cause?.message ?? error), ms: Date.now() - started });
@@ -42,24 +44,50 @@ const SELECT_ONE_ANSWER = Buffer.concat([
   Buffer.from([0x5a, 0, 0, 0, 5, 0x49]),
 ]);
 
-/** A Postgres server that answers the start-up, then answers the first statement or drops the connection. */
+/** ParseComplete and BindComplete: what comes before the rows of an extended query (one with parameters). */
+const PARSE_BIND_COMPLETE = Buffer.from([0x31, 0, 0, 0, 4, 0x32, 0, 0, 0, 4]);
+const SIMPLE_QUERY = 0x51; // 'Q'
+const SYNC = 0x53; // 'S'
+
+/** The type letters of the whole messages in `bytes` (client → server, after start-up). */
+function messageTypes(bytes: Buffer): string {
+  let types = "";
+  for (let at = 0; at + 5 <= bytes.length; at += 1 + bytes.readInt32BE(at + 1)) types += String.fromCharCode(bytes[at]!);
+  return types;
+}
+
+/**
+ * A Postgres server that answers the start-up, then answers the first statement (simple, or extended once its Sync
+ * has arrived) or drops the connection. `statementChunks` keeps the chunks each statement arrived in.
+ */
 async function postgresServer(onStatement: "answer" | "hang up") {
   const sockets = new Set<net.Socket>();
+  const statementChunks: Buffer[][] = [];
   const server = net.createServer((socket) => {
     sockets.add(socket);
     let started = false;
-    socket.on("data", () => {
+    let chunks: Buffer[] = [];
+    socket.on("data", (chunk) => {
       if (!started) {
         started = true;
         socket.write(STARTUP_ANSWER);
-      } else if (onStatement === "answer") socket.write(SELECT_ONE_ANSWER);
-      else socket.destroy();
+        return;
+      }
+      if (onStatement === "hang up") return socket.destroy();
+      chunks.push(chunk);
+      const statement = Buffer.concat(chunks);
+      if (statement[0] === SIMPLE_QUERY) socket.write(SELECT_ONE_ANSWER);
+      else if (messageTypes(statement).endsWith(String.fromCharCode(SYNC))) socket.write(Buffer.concat([PARSE_BIND_COMPLETE, SELECT_ONE_ANSWER]));
+      else return; // the rest of the extended query is still to come
+      statementChunks.push(chunks);
+      chunks = [];
     });
     socket.on("error", () => {});
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     port: (server.address() as net.AddressInfo).port,
+    statementChunks,
     close: () => {
       for (const socket of sockets) socket.destroy();
       return new Promise((resolve) => server.close(resolve));
@@ -76,8 +104,8 @@ afterAll(async () => {
 });
 
 type Outcome = { ok: boolean; unavailable?: boolean; message?: string; rows?: unknown[]; ms: number };
-async function queryThroughWorker(port: number): Promise<Outcome> {
-  return (await (await mf.dispatchFetch(`http://test/?port=${port}`)).json()) as Outcome;
+async function queryThroughWorker(port: number, { extended = false } = {}): Promise<Outcome> {
+  return (await (await mf.dispatchFetch(`http://test/?port=${port}${extended ? "&extended" : ""}`)).json()) as Outcome;
 }
 
 describe("the worker's database connection in workerd (node-postgres over TCP)", () => {
@@ -86,6 +114,18 @@ describe("the worker's database connection in workerd (node-postgres over TCP)",
     const outcome = await queryThroughWorker(server.port);
     await server.close();
     expect(outcome).toMatchObject({ ok: true, rows: [{ one: 1 }] });
+  });
+
+  it("sends a statement with parameters (Parse, Bind, Describe, Execute, Sync) in one write", async () => {
+    // pg corks its socket around these five messages; pg-cloudflare had no cork, so each went out as its own write
+    // (patches/pg-cloudflare+*.patch adds it: ≈ 1 ms less worker CPU per page with data, decision 0019 eighth pass).
+    const server = await postgresServer("answer");
+    const outcome = await queryThroughWorker(server.port, { extended: true });
+    await server.close();
+    expect(outcome).toMatchObject({ ok: true, rows: [{ one: 1 }] });
+    expect(server.statementChunks).toHaveLength(1);
+    const [chunks] = server.statementChunks;
+    expect(chunks!.map(messageTypes)).toEqual(["PBDES"]);
   });
 
   it("fails a statement at once, as unavailable, when the database closes the connection", async () => {

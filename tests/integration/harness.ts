@@ -42,6 +42,7 @@ export function contextFor(db: Database, env: Partial<Env> = {}): AppLoadContext
     } as never,
     db,
     queryCount: () => 0,
+    connectDbEarly: () => {}, // the test database is in this process: nothing to open
     closeDb: async () => {},
     memo: new Map(),
     requestId: "test-request",

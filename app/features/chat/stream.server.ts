@@ -31,6 +31,8 @@ export async function streamRequest(
   const conversationId = params.conversationId ?? "";
   if (!isUuid(conversationId)) return errorEventResponse(404, { code: "not_found", message: "Conversa não encontrada" });
   if (request.method !== "POST") return errorEventResponse(405, { code: "method_not_allowed", message: "Use POST." });
+  // The first token waits on the gate statement: its connection opens while the cookie and the form are read.
+  context.connectDbEarly();
   const refused = ({ code, message, status }: AccessRefusal) =>
     errorEventResponse(status, { code, message, title: code === "UNAUTHENTICATED" ? AUTH_ERROR_TITLE : undefined });
   if (!options.sessionInStatement) {
