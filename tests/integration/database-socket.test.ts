@@ -67,7 +67,7 @@ async function postgresServer(onStatement: "answer" | "hang up") {
     sockets.add(socket);
     let started = false;
     let chunks: Buffer[] = [];
-    socket.on("data", (chunk) => {
+    socket.on("data", (chunk: Buffer) => {
       if (!started) {
         started = true;
         socket.write(STARTUP_ANSWER);

@@ -283,8 +283,9 @@ class StoreError extends Error {
 /**
  * Streams the provider's reply, yielding pieces as they arrive. In english-test mode the level
  * marker is held back from the stream (the final `done` text is the clean text anyway).
- * `alongside` (the learner's message being stored) runs while the provider prepares its first token;
- * it must succeed before any token goes out (else StoreError, and the provider call is cancelled).
+ * `alongside` (storing the learner's message) is started right after the provider request, so it runs while the
+ * provider prepares its first token; it must succeed before any token goes out (else StoreError, and the provider
+ * call is cancelled).
  * Returns the full raw text; throws ProviderError.
  */
 async function* streamReply(
@@ -292,7 +293,7 @@ async function* streamReply(
   built: ReturnType<typeof buildChatMessages>,
   meta: { conversationId: string; mode: ChatModeId; userId: string },
   signal: AbortSignal | undefined,
-  alongside?: Promise<unknown>,
+  alongside?: () => Promise<unknown>,
 ): AsyncGenerator<string, string> {
   let full = "";
   const hider = meta.mode === "english-test" ? markerHider() : null;
@@ -308,7 +309,7 @@ async function* streamReply(
   if (alongside) {
     step.catch(() => {}); // observed below; only keeps an early failure from being "unhandled"
     try {
-      await alongside;
+      await alongside();
     } catch (error) {
       void iterator.return?.(undefined as never)?.catch(() => {});
       throw new StoreError(error);
@@ -551,7 +552,7 @@ export async function* sendMessageStream(
 
   const built = buildChatMessages({ mode: conversation.mode, lesson: conversation.lesson ?? undefined, history, userText: text });
   // Stored while the provider prepares its first token (one round trip less before it).
-  const storeUserMessage = (async () => {
+  const storeUserMessage = async () => {
     await context.db.insert(chatMessages).values({
       id: userMessageId,
       conversationId: conversation.id,
@@ -571,19 +572,19 @@ export async function* sendMessageStream(
       }
     }
     return null;
-  })();
+  };
 
   const meta = { conversationId: conversation.id, mode: conversation.mode, userId: user.id };
   let raw: string;
   try {
     if (voice) {
       // The learner sees the transcription first (the provider starts right after).
-      const audioUrl = await storeUserMessage.catch((error: unknown) => {
+      const audioUrl = await storeUserMessage().catch((error: unknown) => {
         throw new StoreError(error);
       });
       yield { type: "transcription", messageId: userMessageId, text, audioUrl };
     }
-    raw = yield* streamReply(providers, built, meta, options.signal, storeUserMessage);
+    raw = yield* streamReply(providers, built, meta, options.signal, voice ? undefined : storeUserMessage);
   } catch (error) {
     if (error instanceof StoreError) {
       await refundCredits(context.db, user.id, CREDITS_PER_MESSAGE, "refund:server_error", userMessageId);
