@@ -206,4 +206,3 @@ export function cpuSpent(before, after, groupOf) {
   }
   return spent;
 }
-

@@ -83,7 +83,13 @@ function servedBundleMap() {
 function packageOf(source) {
   const inModules = source.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
   if (inModules) return inModules[1];
-  if (/(^|\/)app\//.test(source)) return `app/${source.split(/(?:^|\/)app\//).pop().split("/")[0]}`;
+  if (/(^|\/)app\//.test(source))
+    return `app/${
+      source
+        .split(/(?:^|\/)app\//)
+        .pop()
+        .split("/")[0]
+    }`;
   return source.replace(/^(\.\.\/)+/, "");
 }
 

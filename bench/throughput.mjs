@@ -14,7 +14,17 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { benchDb, cpuSnapshot, cpuSpent, percentile, requestLoop, requireFreePorts, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
+import {
+  benchDb,
+  cpuSnapshot,
+  cpuSpent,
+  percentile,
+  requestLoop,
+  requireFreePorts,
+  signInAsLearner,
+  untilReady,
+  writeBenchVars,
+} from "./lib.mjs";
 
 const { values: opts } = parseArgs({
   options: {

@@ -77,7 +77,8 @@ async function postgresServer(onStatement: "answer" | "hang up") {
       chunks.push(chunk);
       const statement = Buffer.concat(chunks);
       if (statement[0] === SIMPLE_QUERY) socket.write(SELECT_ONE_ANSWER);
-      else if (messageTypes(statement).endsWith(String.fromCharCode(SYNC))) socket.write(Buffer.concat([PARSE_BIND_COMPLETE, SELECT_ONE_ANSWER]));
+      else if (messageTypes(statement).endsWith(String.fromCharCode(SYNC)))
+        socket.write(Buffer.concat([PARSE_BIND_COMPLETE, SELECT_ONE_ANSWER]));
       else return; // the rest of the extended query is still to come
       statementChunks.push(chunks);
       chunks = [];
