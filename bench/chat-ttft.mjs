@@ -29,7 +29,6 @@ const providerPort = "4020";
 const provider = `http://127.0.0.1:${providerPort}`;
 const apiKey = "bench-key";
 const pgPort = "25380";
-const wsPort = "5548";
 const vars = ".cache/bench-chat.vars";
 
 if (!existsSync("build/server/index.js")) {
@@ -37,12 +36,11 @@ if (!existsSync("build/server/index.js")) {
   process.exit(1);
 }
 
-await requireFreePorts([port, providerPort, pgPort, wsPort]);
+await requireFreePorts([port, providerPort, pgPort]);
 
 writeBenchVars(vars, {
   port,
   pgPort,
-  wsPort,
   extra: `\nOPENAI_BASE_URL=${provider}/v1\nOPENAI_API_KEY=${apiKey}\nOPENAI_CHAT_MODEL=fake-chat\nMONTHLY_CREDITS=100000\n`,
 });
 

@@ -25,7 +25,7 @@ const port = "8792";
 const base = `http://127.0.0.1:${port}`;
 const vars = ".cache/bench-courses.vars";
 
-writeBenchVars(vars, { port, pgPort: "25390", wsPort: "5558" });
+writeBenchVars(vars, { port, pgPort: "25390" });
 
 // 1. The app on a fresh embedded database (migrated + development seed by start.mjs).
 const child = spawn(
@@ -53,7 +53,7 @@ await untilReady(child);
 
 const results = { requests: REQUESTS, concurrency: CONCURRENCY };
 try {
-  // 2. 30 modules × 20 lessons (+ some progress and comments for the learner), through the same bridge.
+  // 2. 30 modules × 20 lessons (+ some progress and comments for the learner), over node-postgres like the app.
   process.env.ENV_FILE = vars;
   const { register } = await import("tsx/esm/api");
   register();

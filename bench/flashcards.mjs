@@ -21,14 +21,13 @@ const { values: opts } = parseArgs({
 const GAMES = Math.max(5, Math.min(500, Number(opts.games)));
 const port = "8794";
 const pgPort = "25395";
-const wsPort = "5563";
 const base = `http://127.0.0.1:${port}`;
 const vars = ".cache/bench-flashcards.vars";
 const CONTENT_DIR = "public/content/flashcards";
 
-await requireFreePorts([port, pgPort, wsPort]);
+await requireFreePorts([port, pgPort]);
 
-writeBenchVars(vars, { port, pgPort, wsPort });
+writeBenchVars(vars, { port, pgPort });
 
 // 1. The app on a fresh embedded database (migrated, with the shipped cards, + development seed).
 const startArgs = ["--env-file", vars, "--port", port, "--data", ".cache/bench-flashcards", "--fresh", "--quiet-wrangler"];
@@ -44,7 +43,7 @@ const ms = (value) => `${value.toFixed(1)} ms`;
 
 const results = { games: GAMES };
 try {
-  // 2. Enough credits for every game (the learner's balance, through the same bridge).
+  // 2. Enough credits for every game (the learner's balance, set over node-postgres).
   const { db, pool, sql } = await benchDb(vars);
   const optionsOf = async (gameId) =>
     (await db.execute(sql`select position, option_ids from flashcard_questions where game_id = ${gameId} order by position`)).rows.map(

@@ -31,7 +31,7 @@ console.log(
 // 2. npm start → ready, warm install (build included, data kept between runs)
 const port = "8791";
 const vars = ".cache/bench.vars";
-writeBenchVars(vars, { port, pgPort: "25340", wsPort: "5508" });
+writeBenchVars(vars, { port, pgPort: "25340" });
 async function timeStart(extraArgs) {
   const started = Date.now();
   const child = spawn(

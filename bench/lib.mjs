@@ -9,16 +9,15 @@ import { gzipSync } from "node:zlib";
 export const LEARNER = { email: "aluno@nika.local", password: "NikaAluno123" };
 
 /**
- * Writes `path` from .dev.vars.example with the bench's own embedded-database and websocket-proxy
- * ports and APP_URL on `port`, so it never meets a dev server; `extra` is appended as is.
+ * Writes `path` from .dev.vars.example with the bench's own embedded-database port and APP_URL on
+ * `port`, so it never meets a dev server; `extra` is appended as is.
  */
-export function writeBenchVars(path, { port, pgPort, wsPort, extra = "" }) {
+export function writeBenchVars(path, { port, pgPort, extra = "" }) {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(
     path,
     readFileSync(".dev.vars.example", "utf8")
       .replace(/127\.0\.0\.1:25320/, `127.0.0.1:${pgPort}`)
-      .replace(/DB_WS_PROXY=.*/, `DB_WS_PROXY=127.0.0.1:${wsPort}`)
       .replace(/APP_URL=.*/, `APP_URL=http://localhost:${port}`) + extra,
   );
 }
@@ -141,8 +140,9 @@ export async function firstVisitScripts(base, cookie, pages, routePattern) {
 }
 
 /**
- * The bench's embedded database, reached like the app reaches it (the env file's bridge): drizzle `db`, its
- * `pool` (end it when done) and drizzle's `sql`. Registers tsx so the app's TypeScript modules can be imported.
+ * The bench's embedded database, reached like the app reaches it (node-postgres over TCP to the env file's
+ * DATABASE_URL): drizzle `db`, its `pool` (end it when done) and drizzle's `sql`. Registers tsx so the app's
+ * TypeScript modules can be imported.
  */
 export async function benchDb(vars) {
   process.env.ENV_FILE = vars;

@@ -29,14 +29,13 @@ const RUNS = Math.max(1, Math.min(9, Number(opts.runs) || 1));
 const TIMEOUT_MS = Math.max(30, Math.min(600, Number(opts.timeout) || 120)) * 1000;
 const port = "8798";
 const pgPort = "25398";
-const wsPort = "5568";
 const base = `http://127.0.0.1:${port}`;
 const vars = ".cache/bench-lighthouse.vars";
 const CATEGORIES = ["performance", "accessibility", "best-practices"];
 const CHROME_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu"];
 
-await requireFreePorts([port, pgPort, wsPort]);
-writeBenchVars(vars, { port, pgPort, wsPort });
+await requireFreePorts([port, pgPort]);
+writeBenchVars(vars, { port, pgPort });
 
 const startArgs = ["--env-file", vars, "--port", port, "--data", ".cache/bench-lighthouse", "--fresh", "--quiet-wrangler"];
 const child = spawn("node", ["scripts/start.mjs", ...startArgs, ...(opts.build ? [] : ["--no-build"])], {

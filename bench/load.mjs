@@ -10,7 +10,7 @@
 // balance must equal its ledger sum, never negative, with no credit spent without its message, attempt
 // or game (or the reverse).
 //   node bench/load.mjs [--learners 50] [--seconds 60] [--timeout 30] [--fault] [--outage 10]
-// --fault stops the database process (scripts/db-server.mjs: PGlite + bridge) --outage seconds into the
+// --fault stops the database process (scripts/db-server.mjs: PGlite served over TCP) --outage seconds into the
 // run for --outage seconds, then starts it again: 503 + Retry-After are expected meanwhile (counted),
 // nothing may hang past --timeout, and the app must recover without a restart.
 // Serves the existing ./build (run `npx remix vite:build` first); own ports and data folder; exits 1
@@ -37,7 +37,6 @@ const OUTAGE_MS = Math.max(1, Number(opts.outage)) * 1000;
 const FAULT_AT_MS = Math.max(1, Number(opts["fault-at"])) * 1000;
 const port = "8789";
 const pgPort = "25389";
-const wsPort = "5589";
 const providerPort = "4029";
 const provider = `http://127.0.0.1:${providerPort}`;
 const base = `http://127.0.0.1:${port}`;
@@ -45,11 +44,10 @@ const dataDir = ".cache/bench-load";
 const vars = ".cache/bench-load.vars";
 const ADMIN_FLAG = "feature_chat_roleplay";
 
-await requireFreePorts([port, pgPort, wsPort, providerPort]);
+await requireFreePorts([port, pgPort, providerPort]);
 writeBenchVars(vars, {
   port,
   pgPort,
-  wsPort,
   extra: [
     "",
     `OPENAI_BASE_URL=${provider}/v1`,
@@ -73,7 +71,7 @@ let dbProcess;
 async function startDatabase() {
   mkdirSync(dataDir, { recursive: true });
   const logFd = openSync(`${dataDir}/db-server.log`, "a");
-  const child = fork("scripts/db-server.mjs", ["--data", `${dataDir}/pglite`, "--pg-port", pgPort, "--ws-port", wsPort], {
+  const child = fork("scripts/db-server.mjs", ["--data", `${dataDir}/pglite`, "--pg-port", pgPort], {
     stdio: ["ignore", logFd, logFd, "ipc"],
   });
   children.add(child);
@@ -647,7 +645,7 @@ try {
       .join(", ")}`,
   );
   console.log(`outcome: ${failures.length ? `FAILED (${failures.join("; ")})` : "all checks passed"}`);
-  console.log("(loopback, wrangler dev + embedded Postgres behind the bridge, fake AI provider/scorer; figures from a shared 2-core machine)");
+  console.log("(loopback, wrangler dev + embedded Postgres over TCP, fake AI provider/scorer; figures from a shared 2-core machine)");
   mkdirSync("bench/results", { recursive: true });
   writeFileSync(`bench/results/load${opts.fault ? "-fault" : ""}.json`, JSON.stringify(results, null, 2));
   exitCode = failures.length ? 1 : 0;

@@ -26,12 +26,11 @@ const CONNECTIONS = Math.max(1, Math.min(64, Number(opts.connections)));
 const port = "8791";
 const inspectorPort = "9239";
 const pgPort = "25391";
-const wsPort = "5561";
 const base = `http://127.0.0.1:${port}`;
 const vars = ".cache/bench-profile.vars";
 
-await requireFreePorts([port, inspectorPort, pgPort, wsPort]);
-writeBenchVars(vars, { port, pgPort, wsPort });
+await requireFreePorts([port, inspectorPort, pgPort]);
+writeBenchVars(vars, { port, pgPort });
 const app = spawn(
   "node",
   [

@@ -23,19 +23,17 @@ const ATTEMPTS = Math.max(5, Math.min(500, Number(opts.attempts)));
 const DELAY_MS = Math.max(0, Number(opts.delay));
 const port = "8796";
 const pgPort = "25396";
-const wsPort = "5564";
 const providerPort = "4021";
 const provider = `http://127.0.0.1:${providerPort}`;
 const azureKey = "bench-azure-key";
 const base = `http://127.0.0.1:${port}`;
 const vars = ".cache/bench-pronunciation.vars";
 
-await requireFreePorts([port, pgPort, wsPort, providerPort]);
+await requireFreePorts([port, pgPort, providerPort]);
 
 writeBenchVars(vars, {
   port,
   pgPort,
-  wsPort,
   extra: `\nAZURE_SPEECH_KEY=${azureKey}\nAZURE_SPEECH_ENDPOINT=${provider}\nMONTHLY_CREDITS=100000\n`,
 });
 

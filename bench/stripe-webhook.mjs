@@ -19,17 +19,15 @@ const CONCURRENT = 20;
 const PACK = { id: "150", credits: 150 };
 const port = "8795";
 const pgPort = "25395";
-const wsPort = "5565";
 const stripePort = "4022";
 const stripe = `http://127.0.0.1:${stripePort}`;
 const base = `http://127.0.0.1:${port}`;
 const vars = ".cache/bench-stripe.vars";
 
-await requireFreePorts([port, pgPort, wsPort, stripePort]);
+await requireFreePorts([port, pgPort, stripePort]);
 writeBenchVars(vars, {
   port,
   pgPort,
-  wsPort,
   extra:
     `\nSTRIPE_SECRET_KEY=sk_test_bench\nSTRIPE_WEBHOOK_SECRET=whsec_bench\nSTRIPE_API_URL=${stripe}\n` +
     "CREDIT_PACKS=50:990,150:2490,400:5990\n",

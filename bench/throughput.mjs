@@ -43,13 +43,12 @@ const WARMUP_SECONDS = Math.max(0, Math.min(60, Number(opts.warmup)));
 const port = "8794";
 const helloPort = "8792";
 const pgPort = "25394";
-const wsPort = "5566";
 const base = `http://127.0.0.1:${port}`;
 const hello = `http://127.0.0.1:${helloPort}`;
 const vars = ".cache/bench-throughput.vars";
 
-await requireFreePorts([port, helloPort, pgPort, wsPort]);
-writeBenchVars(vars, { port, pgPort, wsPort });
+await requireFreePorts([port, helloPort, pgPort]);
+writeBenchVars(vars, { port, pgPort });
 
 // The floor: a worker that answers a fixed text, on the same wrangler and compatibility settings.
 mkdirSync(".cache/bench-hello", { recursive: true });

@@ -1,24 +1,22 @@
 // The embedded database: PGlite (real Postgres in WASM) persisted on disk, whose wire protocol this process serves
-// itself to every client — the worker's WebSockets (the Neon serverless driver, as in production: neonConfig.wsProxy)
-// and Node's TCP clients (migrations, seed, tests, psql) — one request at a time, straight into PGlite.
+// itself over TCP to every client — the worker (node-postgres on workerd's sockets, as in production) and Node's
+// clients (migrations, seed, tests, benches, psql), all node-postgres — one request at a time, straight into PGlite.
+// To use a real Postgres instead, point DATABASE_URL at it and do not start this server.
 //
-//   node scripts/db-server.mjs [--data .data/pglite] [--pg-port 25320] [--ws-port 5488]
-//   PG_TARGET=host:port node scripts/db-server.mjs   → WebSocket bridge only, in front of a real Postgres
+//   node scripts/db-server.mjs [--data .data/pglite] [--pg-port 25320]
 import { mkdirSync } from "node:fs";
 import net from "node:net";
 import { parseArgs } from "node:util";
 import v8 from "node:v8";
-import { WebSocketServer } from "ws";
+import { preparedStatements } from "./lib/prepared-statements.mjs";
 
 const { values: args } = parseArgs({
   options: {
     data: { type: "string", default: process.env.PGLITE_DIR ?? ".data/pglite" },
     "pg-port": { type: "string", default: process.env.PG_PORT ?? "25320" },
-    "ws-port": { type: "string", default: process.env.DB_WS_PORT ?? "5488" },
   },
 });
 const pgPort = Number(args["pg-port"]);
-const wsPort = Number(args["ws-port"]);
 
 const SSL_REQUEST = 80877103;
 const GSSENC_REQUEST = 80877104;
@@ -111,8 +109,8 @@ function connection(backend, { send, close }) {
           send(NO_ENCRYPTION); // no TLS inside the socket
           continue;
         }
-        // A cancel request is not supported (the statement runs to its end); workerd sends no WebSocket close after
-        // pool.end(), so Terminate is the end.
+        // A cancel request is not supported (the statement runs to its end); Terminate is the end, whether or not
+        // the client closes its socket after it.
         if (message.type === "cancel" || message.type === TERMINATE) return conn.hangUp();
         if (message.type === "invalid") {
           send(fatalError("invalid frontend message"));
@@ -142,12 +140,20 @@ function pgliteBackend(db) {
   let holder = null;
   let running = false;
   const PATIENCE_MS = 10_000; // a request waiting longer is let through (avoids deadlocks)
+  const statements = preparedStatements();
 
-  function run(bytes) {
+  function runRaw(bytes) {
     const chunks = [];
     return db
       .runExclusive(() => db.execProtocolRawStream(bytes, { onRawData: (chunk) => void chunks.push(Buffer.from(chunk)) }))
       .then(() => (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+  }
+
+  /** One request into PGlite; a Parse of a statement the session already holds is answered here (prepared-statements.mjs). */
+  async function run(bytes) {
+    if (bytes[0] === 0) return runRaw(bytes); // the start-up packet (untyped)
+    const { bytes: sent, answer } = statements.rewrite(bytes);
+    return answer(sent.length ? await runRaw(sent) : Buffer.alloc(0));
   }
 
   function next() {
@@ -217,87 +223,35 @@ function serveTcp(backend, socket) {
   socket.on("error", () => conn.hangUp());
 }
 
-/** Serves `ws` (the worker's driver) through `backend`. */
-function serveWebSocket(backend, ws) {
-  const conn = connection(backend, {
-    send: (bytes) => void (ws.readyState === ws.OPEN && ws.send(bytes)),
-    close: () => ws.terminate(),
-  });
-  ws.on("message", (data) => conn.receive(Buffer.isBuffer(data) ? data : Buffer.from(data)));
-  ws.on("close", () => conn.hangUp());
-  ws.on("error", () => conn.hangUp());
-}
-
-/** PG_TARGET: a real Postgres serves its own connections; each WebSocket is piped to a TCP connection of its own. */
-function pipeWebSocket(target, ws) {
-  const tcp = net.connect(target);
-  tcp.setNoDelay(true);
-  const pending = [];
-  const hangUp = () => {
-    tcp.destroy();
-    if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.terminate();
-  };
-  tcp.on("connect", () => pending.splice(0).forEach((bytes) => tcp.write(bytes)));
-  ws.on("message", (data) => (tcp.connecting ? pending.push(data) : tcp.write(data)));
-  tcp.on("data", (chunk) => ws.readyState === ws.OPEN && ws.send(chunk));
-  for (const emitter of [tcp, ws]) {
-    emitter.on("close", hangUp);
-    emitter.on("error", hangUp);
-  }
-}
-
 const listening = (server, port) =>
   new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, "127.0.0.1", resolve);
   });
 
-let stopDatabase = async () => {};
-let onWebSocket;
-let postgresPort = pgPort;
-if (process.env.PG_TARGET) {
-  const [host, port] = process.env.PG_TARGET.split(":");
-  const target = { host, port: Number(port ?? 5432) };
-  postgresPort = target.port;
-  onWebSocket = (ws) => pipeWebSocket(target, ws);
-} else {
-  // PGlite's WebAssembly compiled by TurboFan as each function is first called, never by Liftoff (V8's baseline
-  // tier): otherwise a statement runs Liftoff code until V8 has tiered it up, 5–7× slower over its first ≈ 100 runs
-  // (the chat's send gate: 8.7 ms → 1.3 ms), and the worker's first requests and every bench measured that ramp.
-  // Costs ≈ 1.1 s more to start (decision 0019, seventh pass). Read by V8 when the module is compiled, in create().
-  v8.setFlagsFromString("--no-liftoff");
-  const { PGlite } = await import("@electric-sql/pglite");
-  mkdirSync(args.data, { recursive: true });
-  const db = await PGlite.create(args.data);
-  const backend = pgliteBackend(db);
-  const sockets = new Set();
-  const tcpServer = net.createServer((socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-    serveTcp(backend, socket);
-  });
-  await listening(tcpServer, pgPort);
-  onWebSocket = (ws) => serveWebSocket(backend, ws);
-  stopDatabase = async () => {
-    tcpServer.close();
-    for (const socket of sockets) socket.destroy();
-    await db.close();
-  };
-}
-
-const wss = new WebSocketServer({ host: "127.0.0.1", port: wsPort });
-wss.on("connection", (ws) => onWebSocket(ws));
-await new Promise((resolve, reject) => {
-  wss.once("listening", resolve);
-  wss.once("error", reject);
+// PGlite's WebAssembly compiled by TurboFan as each function is first called, never by Liftoff (V8's baseline
+// tier): otherwise a statement runs Liftoff code until V8 has tiered it up, 5–7× slower over its first ≈ 100 runs
+// (the chat's send gate: 8.7 ms → 1.3 ms), and the worker's first requests and every bench measured that ramp.
+// Costs ≈ 1.1 s more to start (decision 0019, seventh pass). Read by V8 when the module is compiled, in create().
+v8.setFlagsFromString("--no-liftoff");
+const { PGlite } = await import("@electric-sql/pglite");
+mkdirSync(args.data, { recursive: true });
+const db = await PGlite.create(args.data);
+const backend = pgliteBackend(db);
+const sockets = new Set();
+const tcpServer = net.createServer((socket) => {
+  sockets.add(socket);
+  socket.on("close", () => sockets.delete(socket));
+  serveTcp(backend, socket);
 });
-console.log(`[db] Postgres on 127.0.0.1:${postgresPort}, WebSocket bridge on 127.0.0.1:${wsPort}`);
+await listening(tcpServer, pgPort);
+console.log(`[db] Postgres on 127.0.0.1:${pgPort}`);
 process.send?.({ ready: true });
 
 async function shutdown() {
-  wss.close();
-  for (const ws of wss.clients) ws.terminate();
-  await stopDatabase();
+  tcpServer.close();
+  for (const socket of sockets) socket.destroy();
+  await db.close();
   process.exit(0);
 }
 process.on("SIGINT", shutdown);

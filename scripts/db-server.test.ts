@@ -1,31 +1,23 @@
-// The embedded database server (scripts/db-server.mjs) as its clients meet it: the Neon driver over the
-// WebSocket (what the worker and the Node scripts use) and a raw Postgres client over TCP. PGlite is one
-// session, so the server must give one connection the database at a time — a transaction keeps it until
-// its end — and clean up after a client that dies in the middle of one.
+// The embedded database server (scripts/db-server.mjs) as its clients meet it over TCP: node-postgres (the
+// driver of the worker and of the Node scripts) and a raw Postgres client. PGlite is one session, so the
+// server must give one connection the database at a time — a transaction keeps it until its end — and
+// clean up after a client that dies in the middle of one.
 import { fork, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Client, neonConfig } from "@neondatabase/serverless";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import ws from "ws";
 import { freePort } from "../tests/integration/fake-upstream";
-
-neonConfig.webSocketConstructor = ws;
 
 let server: ChildProcess;
 let dataDir: string;
 let pgPort: number;
-let wsPort: number;
 
-/** A driver connection through the WebSocket bridge, set up the way scripts/lib/node-db.ts does it. */
-async function wsClient() {
-  neonConfig.wsProxy = () => `127.0.0.1:${wsPort}`;
-  neonConfig.useSecureWebSocket = false;
-  neonConfig.pipelineTLS = false;
-  neonConfig.pipelineConnect = false;
-  const client = new Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${pgPort}/postgres` });
+/** A node-postgres connection over TCP, to the URL scripts/lib/node-db.ts would be given. */
+async function pgClient() {
+  const client = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${pgPort}/postgres` });
   client.on("error", () => {});
   await client.connect();
   return client;
@@ -68,15 +60,15 @@ const readyForQueryCount = (bytes: Buffer) => bytes.toString("latin1").split("Z\
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), "nika-db-server-"));
-  [pgPort, wsPort] = [await freePort(), await freePort()];
-  server = fork("scripts/db-server.mjs", ["--data", dataDir, "--pg-port", String(pgPort), "--ws-port", String(wsPort)], {
+  pgPort = await freePort();
+  server = fork("scripts/db-server.mjs", ["--data", dataDir, "--pg-port", String(pgPort)], {
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
   await new Promise<void>((resolve, reject) => {
     server.once("message", () => resolve());
     server.once("exit", (code) => reject(new Error(`db-server exited ${code}`)));
   });
-  const setup = await wsClient();
+  const setup = await pgClient();
   await setup.query("create table marks (value int not null)");
   await setup.end();
 }, 60_000);
@@ -88,15 +80,15 @@ afterAll(async () => {
 });
 
 describe("the embedded database server", () => {
-  it("answers the driver over the WebSocket, parameters and all", async () => {
-    const client = await wsClient();
+  it("answers node-postgres over TCP, parameters and all", async () => {
+    const client = await pgClient();
     const { rows } = await client.query("select $1::int + $2::int as sum, $3::text as word", [40, 2, "olá"]);
     expect(rows).toEqual([{ sum: 42, word: "olá" }]);
     await client.end();
   });
 
   it("lets another connection in only after a transaction ends, never inside it", async () => {
-    const [a, b] = [await wsClient(), await wsClient()];
+    const [a, b] = [await pgClient(), await pgClient()];
     await a.query("begin");
     await a.query("insert into marks values (1)");
     const order: string[] = [];
@@ -114,16 +106,16 @@ describe("the embedded database server", () => {
   });
 
   it("rolls back what a connection that vanished in the middle of a transaction left open", async () => {
-    const [dying, waiting] = [await wsClient(), await wsClient()];
+    const [dying, waiting] = [await pgClient(), await pgClient()];
     await dying.query("begin");
     await dying.query("insert into marks values (2)");
     const counted = waiting.query("select count(*)::int as n from marks");
-    // The WebSocket drops without Terminate or close frame (a killed worker request).
-    (dying as unknown as { connection: { stream: { ws: ws } } }).connection.stream.ws.terminate();
+    // The socket drops without Terminate (a killed worker request).
+    (dying as unknown as { connection: { stream: net.Socket } }).connection.stream.destroy();
     expect((await counted).rows[0].n).toBe(0);
     // The database is out of the transaction: a later write is committed and seen by everyone.
     await waiting.query("insert into marks values (3)");
-    const other = await wsClient();
+    const other = await pgClient();
     expect((await other.query("select array_agg(value)::int[] as values from marks")).rows[0].values).toEqual([3]);
     await Promise.all([waiting.end(), other.end()]);
   });
@@ -151,6 +143,60 @@ describe("the embedded database server", () => {
     socket.destroy();
   });
 
+  describe("named prepared statements (the worker names every statement with parameters)", () => {
+    const named = (client: pg.Client, name: string, text: string, values: unknown[]) => client.query({ name, text, values });
+    const preparedCount = async (client: pg.Client, name: string) =>
+      (await client.query("select count(*)::int as n from pg_prepared_statements where name = $1", [name])).rows[0].n as number;
+
+    it("runs a statement another connection prepared under the same name, on the plan the session kept", async () => {
+      // PGlite is one session: without the server's help the second Parse would fail ("already exists", 42P05).
+      for (let run = 0; run < 3; run++) {
+        const client = await pgClient();
+        expect((await named(client, "s_sum", "select $1::int + 1 as n", [run])).rows).toEqual([{ n: run + 1 }]);
+        expect((await named(client, "s_sum", "select $1::int + 1 as n", [run + 10])).rows).toEqual([{ n: run + 11 }]);
+        expect(await preparedCount(client, "s_sum")).toBe(1);
+        await client.end();
+      }
+    });
+
+    it("runs the new text when a name comes back with another one", async () => {
+      const first = await pgClient();
+      await named(first, "s_reused", "select $1::int * 2 as n", [4]);
+      await first.end();
+      const second = await pgClient();
+      expect((await named(second, "s_reused", "select $1::int * 100 as n", [4])).rows).toEqual([{ n: 400 }]);
+      await second.end();
+      const third = await pgClient();
+      expect((await named(third, "s_reused", "select $1::int * 2 as n", [5])).rows).toEqual([{ n: 10 }]);
+      await third.end();
+    });
+
+    it("prepares again after a client deallocates everything, and after a Parse that failed", async () => {
+      const client = await pgClient();
+      await named(client, "s_gone", "select $1::int - 1 as n", [1]);
+      await client.query("deallocate all");
+      await client.end();
+      const next = await pgClient();
+      expect((await named(next, "s_gone", "select $1::int - 1 as n", [10])).rows).toEqual([{ n: 9 }]);
+      await expect(named(next, "s_broken", "select $1::int +", [1])).rejects.toThrow(/syntax error/);
+      expect((await named(next, "s_broken", "select $1::int + 2 as n", [1])).rows).toEqual([{ n: 3 }]);
+      await next.end();
+    });
+
+    it("answers a prepared statement inside a failed transaction as Postgres would, and runs it after the rollback", async () => {
+      const warm = await pgClient();
+      await named(warm, "s_tx", "select $1::int as n", [1]);
+      await warm.end();
+      const client = await pgClient();
+      await client.query("begin");
+      await expect(client.query("select 1 / 0")).rejects.toThrow(/division by zero/);
+      await expect(named(client, "s_tx", "select $1::int as n", [2])).rejects.toThrow(/current transaction is aborted/);
+      await client.query("rollback");
+      expect((await named(client, "s_tx", "select $1::int as n", [3])).rows).toEqual([{ n: 3 }]);
+      await client.end();
+    });
+  });
+
   it("survives a client that sends garbage, and keeps serving the others", async () => {
     const socket = net.connect(pgPort, "127.0.0.1");
     await new Promise((resolve) => socket.once("connect", resolve));
@@ -165,7 +211,7 @@ describe("the embedded database server", () => {
     expect(error[0]).toBe("E");
     expect(error).toContain("08P01");
     await closed;
-    const client = await wsClient();
+    const client = await pgClient();
     expect((await client.query("select 'still here' as state")).rows[0].state).toBe("still here");
     await client.end();
   });

@@ -1,6 +1,6 @@
 // The one migrate command, for every environment: `npm run db:migrate`.
-// Locally it reaches the embedded PGlite through the bridge; in production set DATABASE_URL to Neon.
-import { migrate } from "drizzle-orm/neon-serverless/migrator";
+// node-postgres over TCP to DATABASE_URL: locally the embedded PGlite's Postgres port; in production set it to Neon.
+import { migrate } from "drizzle-orm/node-postgres/migrator";
 import { connect, loadEnv } from "./lib/node-db";
 
 const { pool, db } = connect(loadEnv());

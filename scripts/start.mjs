@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm start`: one command from a fresh clone to the app served by the production worker in workerd
-// against the embedded Postgres. Installs what is missing, starts PGlite + the WebSocket bridge,
+// against the embedded Postgres. Installs what is missing, starts PGlite (served over TCP),
 // migrates, seeds once, builds, runs `wrangler dev`, and prints the URL and the dev credentials.
 //
 // Options: --env-file F (default .dev.vars) · --port N (8787) · --data DIR (.data) · --fresh (wipe DIR first)
@@ -82,13 +82,10 @@ if (!existsSync(envFile)) {
 }
 const vars = parseEnv(readFileSync(envFile, "utf8"));
 const pgPort = new URL(vars.DATABASE_URL).port || "5432";
-const wsPort = (vars.DB_WS_PROXY ?? "127.0.0.1:5488").split(":")[1];
 if (opts.fresh) rmSync(opts.data, { recursive: true, force: true });
 
-// 3. embedded Postgres + bridge
-const db = fork("scripts/db-server.mjs", ["--data", `${opts.data}/pglite`, "--pg-port", pgPort, "--ws-port", wsPort], {
-  stdio: "inherit",
-});
+// 3. embedded Postgres
+const db = fork("scripts/db-server.mjs", ["--data", `${opts.data}/pglite`, "--pg-port", pgPort], { stdio: "inherit" });
 children.push(db);
 db.on("exit", (code) => {
   if (stopping) return;

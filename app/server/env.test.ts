@@ -98,7 +98,6 @@ describe("parseEnv", () => {
       parseEnv({
         APP_ENV: "development",
         DATABASE_URL: "postgres://postgres:postgres@127.0.0.1:54320/postgres",
-        DB_WS_PROXY: "127.0.0.1:5488",
         SESSION_SECRET: "dev-only-change-me",
         APP_URL: "http://localhost:8787",
         MAIL_API_URL: "",

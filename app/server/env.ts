@@ -12,8 +12,6 @@ export interface Env {
    * unless HYPERDRIVE is bound (decision 0020).
    */
   DATABASE_URL: string;
-  /** host:port of the local WebSocket→TCP bridge, for the Node scripts' Neon driver (migrate, seed). Unset in production. */
-  DB_WS_PROXY?: string;
   SESSION_SECRET: string;
   /** Public origin used to build links in e-mails, e.g. https://nika.app */
   APP_URL?: string;
@@ -96,7 +94,6 @@ const positiveInteger = z
 const envSchema = z.object({
   APP_ENV: required(z.enum(["production", "development", "test"], { error: missingOr("deve ser production, development ou test") })),
   DATABASE_URL: required(postgresUrl),
-  DB_WS_PROXY: optional(text),
   SESSION_SECRET: required(text),
   APP_URL: optional(httpUrl),
   MAIL_API_URL: optional(httpUrl),

@@ -1,10 +1,10 @@
-// Node-side database access for scripts (migrate, seed): the same Neon driver as the worker, over
-// WebSocket — to Neon in production, to the local bridge (DB_WS_PROXY) for the embedded database.
+// Node-side database access for scripts (migrate, seed), tests and benches: the worker's driver, node-postgres, with
+// drizzle's node-postgres adapter, over TCP to DATABASE_URL — Neon in production, the embedded database's Postgres
+// port (scripts/db-server.mjs) locally, or any real Postgres.
 import { readFileSync, existsSync } from "node:fs";
 import { parseEnv } from "node:util";
-import { Pool, neonConfig } from "@neondatabase/serverless";
-import { drizzle } from "drizzle-orm/neon-serverless";
-import ws from "ws";
+import { drizzle } from "drizzle-orm/node-postgres";
+import pg from "pg";
 import * as schema from "../../app/server/schema";
 
 /** process.env, completed by an env file (.dev.vars by default) for keys not already set. */
@@ -15,13 +15,6 @@ export function loadEnv(file = process.env.ENV_FILE ?? ".dev.vars"): Record<stri
 
 export function connect(env: Record<string, string | undefined>) {
   if (!env.DATABASE_URL) throw new Error("DATABASE_URL is not set (see .dev.vars.example)");
-  neonConfig.webSocketConstructor = ws;
-  if (env.DB_WS_PROXY) {
-    neonConfig.wsProxy = () => env.DB_WS_PROXY!;
-    neonConfig.useSecureWebSocket = false;
-    neonConfig.pipelineTLS = false;
-    neonConfig.pipelineConnect = false;
-  }
-  const pool = new Pool({ connectionString: env.DATABASE_URL, max: 2 });
+  const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: 2 });
   return { pool, db: drizzle(pool, { schema }) };
 }

@@ -35,7 +35,7 @@ export const jsEnabled = (testInfo: TestInfo) => testInfo.project.name === "js";
 
 // ——— database ———
 
-/** Direct database access for arranging a test (through the same bridge the worker uses). */
+/** Direct database access for arranging a test (node-postgres over TCP, the driver the worker uses). */
 export async function withDb<T>(fn: (db: ReturnType<typeof connect>["db"]) => Promise<T>): Promise<T> {
   const { pool, db } = connect(loadEnv(E2E_VARS));
   try {

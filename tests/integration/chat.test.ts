@@ -351,7 +351,7 @@ describe("toEventStream", () => {
   it("answers a database outage before the first token as 503 with its message, not a server error", async () => {
     // eslint-disable-next-line require-yield -- a stream that fails before its first item
     async function* outage(): AsyncGenerator<never, SendResult> {
-      throw new DatabaseUnavailableError(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5488"), { code: "ECONNREFUSED" }));
+      throw new DatabaseUnavailableError(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:25320"), { code: "ECONNREFUSED" }));
     }
     const response = await toEventStream(outage());
     expect(response.status).toBe(503);

@@ -18,9 +18,12 @@ export default {
     const requestDb = createRequestDb({ DATABASE_URL: "postgres://postgres:postgres@127.0.0.1:" + port + "/postgres" });
     const started = Date.now();
     try {
-      const result = request.url.includes("extended")
-        ? await requestDb.db.execute(sql\`select \${1}::int as one\`)
-        : await requestDb.db.execute(sql\`select 1 as one\`);
+      const url = new URL(request.url);
+      const result = url.searchParams.has("other")
+        ? await requestDb.db.execute(sql\`select \${1}::int + 0 as one\`)
+        : url.searchParams.has("extended")
+          ? await requestDb.db.execute(sql\`select \${1}::int as one\`)
+          : await requestDb.db.execute(sql\`select 1 as one\`);
       return Response.json({ ok: true, rows: result.rows, ms: Date.now() - started });
     } catch (error) {
       return Response.json({ ok: false, unavailable: isDatabaseUnavailable(error), message: String(error?.cause?.message ?? error), ms: Date.now() - started });
@@ -105,8 +108,16 @@ afterAll(async () => {
 });
 
 type Outcome = { ok: boolean; unavailable?: boolean; message?: string; rows?: unknown[]; ms: number };
-async function queryThroughWorker(port: number, { extended = false } = {}): Promise<Outcome> {
-  return (await (await mf.dispatchFetch(`http://test/?port=${port}${extended ? "&extended" : ""}`)).json()) as Outcome;
+async function queryThroughWorker(port: number, { extended = false, other = false } = {}): Promise<Outcome> {
+  const query = `${extended ? "&extended" : ""}${other ? "&other" : ""}`;
+  return (await (await mf.dispatchFetch(`http://test/?port=${port}${query}`)).json()) as Outcome;
+}
+
+/** The statement name and text of the Parse message at the start of `bytes`. */
+function parseMessage(bytes: Buffer): { name: string; text: string } {
+  expect(String.fromCharCode(bytes[0]!)).toBe("P");
+  const nameEnd = bytes.indexOf(0, 5);
+  return { name: bytes.toString("utf8", 5, nameEnd), text: bytes.toString("utf8", nameEnd + 1, bytes.indexOf(0, nameEnd + 1)) };
 }
 
 describe("the worker's database connection in workerd (node-postgres over TCP)", () => {
@@ -127,6 +138,26 @@ describe("the worker's database connection in workerd (node-postgres over TCP)",
     expect(server.statementChunks).toHaveLength(1);
     const [chunks] = server.statementChunks;
     expect(chunks!.map(messageTypes)).toEqual(["PBDES"]);
+  });
+
+  it("prepares a statement with parameters under a name its text decides (the same in every request)", async () => {
+    // Named statements keep their plan in the database: Hyperdrive and Neon's pooler track them across pooled
+    // connections, scripts/db-server.mjs across the embedded database's connections.
+    const server = await postgresServer("answer");
+    await queryThroughWorker(server.port, { extended: true });
+    await queryThroughWorker(server.port, { extended: true });
+    await queryThroughWorker(server.port, { extended: true, other: true });
+    await queryThroughWorker(server.port);
+    await server.close();
+    const [first, second, other] = server.statementChunks.slice(0, 3).map((chunks) => parseMessage(Buffer.concat(chunks)));
+    expect(first!.name).toMatch(/^s[0-9a-z]+_[0-9a-z]+$/);
+    expect(first!.text).toBe("select $1::int as one");
+    expect(second).toEqual(first);
+    expect(other!.text).toBe("select $1::int + 0 as one");
+    expect(other!.name).toMatch(/^s[0-9a-z]+_[0-9a-z]+$/);
+    expect(other!.name).not.toBe(first!.name);
+    // Without parameters a statement stays a simple query: nothing to bind, and BEGIN/COMMIT are such statements.
+    expect(String.fromCharCode(server.statementChunks[3]![0]![0]!)).toBe("Q");
   });
 
   it("fails a statement at once, as unavailable, when the database closes the connection", async () => {
