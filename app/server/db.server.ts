@@ -181,7 +181,7 @@ const MAX_STATEMENT_NAMES = 2_000;
  * (scripts/db-server.mjs), which takes the page's statement from ≈ 0.7 to ≈ 0.3 ms there (decision 0019, ninth pass).
  * Statements without parameters stay simple queries (BEGIN, COMMIT, reads with nothing to bind).
  */
-export function statementName(text: string): string {
+function statementName(text: string): string {
   let name = statementNames.get(text);
   if (name) return name;
   // cyrb53's mixing, kept to 2 × 32 bits
