@@ -145,6 +145,15 @@ describe("the embedded database server", () => {
 
   describe("named prepared statements (the worker names every statement with parameters)", () => {
     const named = (client: pg.Client, name: string, text: string, values: unknown[]) => client.query({ name, text, values });
+    /** Runs one named statement on a connection of its own (as each worker request has), and closes it. */
+    const onItsOwnConnection = async (name: string, text: string, values: unknown[]) => {
+      const client = await pgClient();
+      try {
+        return (await named(client, name, text, values)).rows;
+      } finally {
+        await client.end();
+      }
+    };
     const preparedCount = async (client: pg.Client, name: string) =>
       (await client.query("select count(*)::int as n from pg_prepared_statements where name = $1", [name])).rows[0].n as number;
 
@@ -160,15 +169,9 @@ describe("the embedded database server", () => {
     });
 
     it("runs the new text when a name comes back with another one", async () => {
-      const first = await pgClient();
-      await named(first, "s_reused", "select $1::int * 2 as n", [4]);
-      await first.end();
-      const second = await pgClient();
-      expect((await named(second, "s_reused", "select $1::int * 100 as n", [4])).rows).toEqual([{ n: 400 }]);
-      await second.end();
-      const third = await pgClient();
-      expect((await named(third, "s_reused", "select $1::int * 2 as n", [5])).rows).toEqual([{ n: 10 }]);
-      await third.end();
+      expect(await onItsOwnConnection("s_reused", "select $1::int * 2 as n", [4])).toEqual([{ n: 8 }]);
+      expect(await onItsOwnConnection("s_reused", "select $1::int * 100 as n", [4])).toEqual([{ n: 400 }]);
+      expect(await onItsOwnConnection("s_reused", "select $1::int * 2 as n", [5])).toEqual([{ n: 10 }]);
     });
 
     it("prepares again after a client deallocates everything, and after a Parse that failed", async () => {
@@ -184,9 +187,7 @@ describe("the embedded database server", () => {
     });
 
     it("answers a prepared statement inside a failed transaction as Postgres would, and runs it after the rollback", async () => {
-      const warm = await pgClient();
-      await named(warm, "s_tx", "select $1::int as n", [1]);
-      await warm.end();
+      await onItsOwnConnection("s_tx", "select $1::int as n", [1]);
       const client = await pgClient();
       await client.query("begin");
       await expect(client.query("select 1 / 0")).rejects.toThrow(/division by zero/);

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { drizzle } from "drizzle-orm/node-postgres";
 import type { PgDatabase } from "drizzle-orm/pg-core";
 import pg from "pg";
@@ -175,8 +176,8 @@ const statementNames = new Map<string, string>();
 const MAX_STATEMENT_NAMES = 2_000;
 
 /**
- * The name a statement is prepared under: a 64-bit hash of its text, so the same statement has the same name in every
- * isolate and request. Named statements let the database keep their parse and plan: Hyperdrive and Neon's pooler
+ * The name a statement is prepared under: a hash of its text, so the same statement has the same name in every isolate
+ * and request. Named statements let the database keep their parse and plan: Hyperdrive and Neon's pooler
  * (PgBouncer ≥ 1.22) track them across pooled connections, and the embedded database's server does the same
  * (scripts/db-server.mjs), which takes the page's statement from ≈ 0.7 to ≈ 0.3 ms there (decision 0019, ninth pass).
  * Statements without parameters stay simple queries (BEGIN, COMMIT, reads with nothing to bind).
@@ -184,17 +185,7 @@ const MAX_STATEMENT_NAMES = 2_000;
 function statementName(text: string): string {
   let name = statementNames.get(text);
   if (name) return name;
-  // cyrb53's mixing, kept to 2 × 32 bits
-  let h1 = 0xdeadbeef ^ text.length;
-  let h2 = 0x41c6ce57 ^ text.length;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ code, 2654435761);
-    h2 = Math.imul(h2 ^ code, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  name = `s${(h2 >>> 0).toString(36)}_${(h1 >>> 0).toString(36)}`;
+  name = `s${createHash("sha256").update(text).digest("hex").slice(0, 32)}`;
   if (statementNames.size >= MAX_STATEMENT_NAMES) statementNames.clear();
   statementNames.set(text, name);
   return name;
