@@ -16,6 +16,7 @@ import * as messagesRoute from "~/routes/resources+/chat.$conversationId.message
 import { createSession, getSessionUser } from "~/server/auth.server";
 import { creditPeriod } from "~/server/credits.server";
 import type { Database } from "~/server/db.server";
+import { getFlags } from "~/server/flags.server";
 import { appConfig, chatConversations, chatMessages, creditLedger, lessons, modules, sessions, users } from "~/server/schema";
 import { useChatWorld } from "./chat-world";
 import { freePort } from "./fake-upstream";
@@ -693,5 +694,67 @@ describe("a message from a learner this isolate already knows: the spend stateme
     expect(await balanceOf(who)).toBe(49);
     const reasons = (await db.select().from(creditLedger).where(eq(creditLedger.userId, who.id))).map((l) => l.reason);
     expect(reasons).toEqual([expect.stringMatching(/^monthly_renewal:/), "chat_message"]);
+  });
+
+  it("a greeting asks the model after one statement: the conversation, its lesson and whether it has begun", async () => {
+    const who = await learner(5);
+    const [mod] = await db.insert(modules).values({ title: "Módulo Saudação", orderIndex: 44 }).returning();
+    const [lesson] = await db.insert(lessons).values({ moduleId: mod!.id, title: "Greetings", description: "Hi, hello" }).returning();
+    const english = await open(who);
+    const practice = (await startConversation(ctx(), who, { mode: "lesson", lessonId: lesson!.id })).id;
+    const chatRequests = async () =>
+      ((await (await fetch(`${API}/__ai/requests`)).json()) as { path: string; body: { messages: { content: string }[] } }[]).filter(
+        (r) => r.path === "/v1/chat/completions",
+      );
+    await getFlags(inIsolate());
+    await pageLoad(who); // this isolate knows the learner and the flags, as after the chat page's load
+    for (const id of [english, practice]) {
+      await world.hook("mode=slow&delay=300"); // the model holds its answer: what was sent before it is countable
+      const asked = (await chatRequests()).length;
+      const before = world.queryCount();
+      const greeting = greetRoute.action(args(post(`/resources/chat/${id}/greet`, who), inIsolate(), { conversationId: id }));
+      while ((await chatRequests()).length === asked) await new Promise((r) => setTimeout(r, 5));
+      expect(world.queryCount() - before).toBe(1);
+      expect((await events(await greeting)).at(-1)!.event).toBe("done");
+    }
+    expect((await chatRequests()).at(-1)!.body.messages[0]!.content).toContain("Greetings");
+    const again = await greetRoute.action(args(post(`/resources/chat/${practice}/greet`, who), inIsolate(), { conversationId: practice }));
+    expect(again.status).toBe(409);
+    expect(await db.select().from(chatMessages).where(eq(chatMessages.conversationId, practice))).toHaveLength(1);
+  });
+
+  it("a greeting refuses an account blocked or a session ended since this isolate read it, asking no model", async () => {
+    const greet = (who: Learner, id: string) =>
+      greetRoute.action(args(post(`/resources/chat/${id}/greet`, who), inIsolate(), { conversationId: id }));
+    const asked = async () => ((await (await fetch(`${API}/__ai/requests`)).json()) as unknown[]).length;
+    const before = await asked();
+    const blockedLater = await learner(5);
+    const id = await open(blockedLater);
+    await pageLoad(blockedLater);
+    await db.update(users).set({ accountType: "blocked" }).where(eq(users.id, blockedLater.id));
+    const blocked = await greet(blockedLater, id);
+    expect([blocked.status, blocked.headers.get("Cache-Control")]).toEqual([403, "no-store"]);
+    expect((await events(blocked))[0]!.data).toMatchObject({ code: "BLOCKED", status: 403 });
+
+    const signedOutLater = await learner(5);
+    const other = await open(signedOutLater);
+    await pageLoad(signedOutLater);
+    await db.delete(sessions).where(eq(sessions.userId, signedOutLater.id));
+    const ended = await greet(signedOutLater, other);
+    expect(ended.status).toBe(401);
+    expect((await events(ended))[0]!.data).toMatchObject({ code: "UNAUTHENTICATED", title: "Erro de Autenticação", status: 401 });
+    expect(await asked()).toBe(before);
+    expect(await db.select().from(chatMessages).where(eq(chatMessages.conversationId, id))).toEqual([]);
+    expect(await db.select().from(chatMessages).where(eq(chatMessages.conversationId, other))).toEqual([]);
+
+    // a new month since the isolate read it: the session is read again (the renewal) and the greeting goes ahead
+    const renewed = await learner(3);
+    const third = await open(renewed);
+    await pageLoad(renewed);
+    await db.update(users).set({ creditsPeriod: "2001-01" }).where(eq(users.id, renewed.id));
+    const greeted = await greet(renewed, third);
+    expect(greeted.status).toBe(200);
+    expect((await events(greeted)).at(-1)!.event).toBe("done");
+    expect(await balanceOf(renewed)).toBe(50);
   });
 });

@@ -97,7 +97,7 @@ export type ChatOptions = {
   signal?: AbortSignal;
   /** Provider timeouts and fetch (tests shorten the 30 s chat timeout). */
   providerOptions?: ProviderOptions;
-  /** The session is checked by the spend statement itself (a kept session user: no separate read first). */
+  /** The session is checked by the request's first statement itself (a kept session user: no separate read first). */
   session?: SessionRecheck;
 };
 
@@ -133,18 +133,41 @@ export async function assertModeEnabled(context: AppLoadContext, mode: ChatModeI
 }
 
 type OwnedConversation = ChatConversation & { lesson: LessonContext | null };
+/** A conversation as the learner's requests find it: its lesson, and whether it has any message yet (`started`). */
+export type FoundConversation = OwnedConversation & { started: boolean };
 
-export async function findOwnedConversation(context: AppLoadContext, user: UserRef, conversationId: string): Promise<OwnedConversation> {
+/**
+ * The learner's conversation, its lesson and whether it has begun, in one statement; 404 ChatError when it is not
+ * theirs. With `session` (a learner this isolate already knows) the same statement re-checks the session, as the
+ * chat's spend does: when it no longer holds, the session is read again and refused (SessionRefusedError) or found anew.
+ */
+export async function findOwnedConversation(
+  context: AppLoadContext,
+  user: UserRef,
+  conversationId: string,
+  session?: SessionRecheck,
+): Promise<FoundConversation> {
   if (!isUuid(conversationId)) throw new ChatError("not_found", 404, "Conversa não encontrada");
   const [row] = await context.db
-    .select({ conversation: chatConversations, lessonTitle: lessons.title, lessonDescription: lessons.description })
+    .select({
+      conversation: chatConversations,
+      lessonTitle: lessons.title,
+      lessonDescription: lessons.description,
+      started: sql<boolean>`exists (select 1 from ${chatMessages} where ${chatMessages.conversationId} = ${chatConversations.id})`,
+      sessionOk: session ? sql<boolean>`${sessionStillValid(session.sessionId, user.id)}` : sql<boolean>`true`,
+    })
     .from(chatConversations)
     .leftJoin(lessons, eq(lessons.id, chatConversations.lessonId))
     .where(and(eq(chatConversations.id, conversationId), eq(chatConversations.userId, user.id)))
     .limit(1);
+  if (row && session && !row.sessionOk) {
+    const { refusal } = await session.recheck();
+    if (refusal) throw new SessionRefusedError(refusal);
+    return findOwnedConversation(context, user, conversationId);
+  }
   if (!row) throw new ChatError("not_found", 404, "Conversa não encontrada");
   const lesson = row.lessonTitle === null ? null : { title: row.lessonTitle, description: row.lessonDescription };
-  return { ...row.conversation, lesson };
+  return { ...row.conversation, lesson, started: row.started };
 }
 
 // ——— conversations ———
@@ -180,7 +203,7 @@ export async function loadConversation(
   context: AppLoadContext,
   user: UserRef,
   conversationId: string,
-): Promise<{ conversation: OwnedConversation; messages: ChatMessageRow[] }> {
+): Promise<{ conversation: FoundConversation; messages: ChatMessageRow[] }> {
   const conversation = await findOwnedConversation(context, user, conversationId);
   const messages = await context.db
     .select()
@@ -425,27 +448,19 @@ async function storeNikaReply(
 
 // ——— greeting (the free `start` turn) ———
 
+/**
+ * Nika's greeting of a conversation found by findOwnedConversation: nothing is read here, so the provider's request
+ * leaves right after the one statement that found it (the first token waits on no other round trip).
+ */
 export async function* greetStream(
   context: AppLoadContext,
-  conversation: ChatConversation,
+  conversation: FoundConversation,
   options: Omit<ChatOptions, "onToken"> = {},
 ): AsyncGenerator<string, GreetResult> {
   const providers = getAiProviders(context.cloudflare.env, options.providerOptions);
   if (!providers) return unavailable();
-  const [existing] = await context.db
-    .select({ id: chatMessages.id })
-    .from(chatMessages)
-    .where(eq(chatMessages.conversationId, conversation.id))
-    .limit(1);
-  if (existing) return { status: "already_started" };
-  let lesson: LessonContext | undefined;
-  if (conversation.lessonId) {
-    const [row] = await context.db
-      .select({ title: lessons.title, description: lessons.description })
-      .from(lessons)
-      .where(eq(lessons.id, conversation.lessonId));
-    lesson = row;
-  }
+  if (conversation.started) return { status: "already_started" };
+  const lesson = conversation.lesson ?? undefined;
   const built = buildChatMessages({ mode: conversation.mode, lesson, history: [], userText: null });
   let raw: string;
   try {
@@ -464,8 +479,23 @@ export async function* greetStream(
   return { status: "ok", reply };
 }
 
+/**
+ * The greeting endpoint's stream: finds the learner's conversation (re-checking a kept session in that statement),
+ * checks its mode's flag (kept per isolate), then greets — one statement before the provider's request.
+ */
+export async function* greetConversationStream(
+  context: AppLoadContext,
+  user: UserRef,
+  conversationId: string,
+  options: Omit<ChatOptions, "onToken" | "onEvent"> = {},
+): AsyncGenerator<string, GreetResult> {
+  const conversation = await findOwnedConversation(context, user, conversationId, options.session);
+  await assertModeEnabled(context, conversation.mode);
+  return yield* greetStream(context, conversation, options);
+}
+
 /** Nika's first message of a conversation: free of charge, streamed, stored. */
-export function greet(context: AppLoadContext, conversation: ChatConversation, options: ChatOptions = {}): Promise<GreetResult> {
+export function greet(context: AppLoadContext, conversation: FoundConversation, options: ChatOptions = {}): Promise<GreetResult> {
   return drive(greetStream(context, conversation, options), options);
 }
 

@@ -19,8 +19,9 @@ export function errorEventResponse(status: number, data: { code: string; message
 /**
  * The endpoint's checks before any work, in order: the conversation id's shape (404), the method (405),
  * the signed-in, non-blocked learner (401/403). The learner and the id, or the Response to answer with.
- * `sessionInStatement` (a chat message): a learner this isolate already knows is checked again by the spend
- * statement instead of a read now — `session` is then what sendMessageStream passes to it.
+ * `sessionInStatement` (a chat message, a greeting): a learner this isolate already knows is checked again by the
+ * request's first statement (the spend; finding the conversation to greet) instead of a read now — `session` is then
+ * what sendMessageStream / greetConversationStream pass to it.
  */
 export async function streamRequest(
   request: Request,

@@ -1,23 +1,18 @@
 // POST → Nika's greeting (the free `start` turn) of a conversation that has no message yet, as text/event-stream.
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
-import { assertModeEnabled, ChatError, findOwnedConversation, greetStream, toEventStream } from "~/features/chat/chat.server";
+import { greetConversationStream, toEventStream } from "~/features/chat/chat.server";
 import { errorEventResponse, streamRequest } from "~/features/chat/stream.server";
 import type { RouteHandle } from "~/lib/access";
 
 export const handle: RouteHandle = { access: "user" };
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const checked = await streamRequest(request, context, params);
+  const checked = await streamRequest(request, context, params, { sessionInStatement: true });
   if (checked instanceof Response) return checked;
-  const { user, conversationId } = checked;
-  try {
-    const conversation = await findOwnedConversation(context, user, conversationId);
-    await assertModeEnabled(context, conversation.mode);
-    return toEventStream(greetStream(context, conversation), { waitUntil: (p) => context.cloudflare.ctx.waitUntil(p) });
-  } catch (error) {
-    if (error instanceof ChatError) return errorEventResponse(error.status, { code: error.code, message: error.message });
-    throw error;
-  }
+  const { user, conversationId, session } = checked;
+  return toEventStream(greetConversationStream(context, user, conversationId, { session }), {
+    waitUntil: (p) => context.cloudflare.ctx.waitUntil(p),
+  });
 }
 
 export const loader = () => errorEventResponse(405, { code: "method_not_allowed", message: "Use POST." });
