@@ -625,6 +625,17 @@ describe("a message from a learner this isolate already knows: the spend stateme
   const balanceOf = async (who: Learner) => (await db.select().from(users).where(eq(users.id, who.id)))[0]!.monthlyCredits;
   const userMessages = async (id: string) =>
     (await db.select().from(chatMessages).where(eq(chatMessages.conversationId, id))).filter((m) => m.role === "user");
+  /** A learner with a conversation whom this isolate has kept (a page load), then changed behind its back. */
+  const keptThenChanged = async (credits: number, change: (who: Learner) => Promise<unknown>) => {
+    const who = await learner(credits);
+    const id = await open(who);
+    await pageLoad(who);
+    await change(who);
+    return { who, id };
+  };
+  const block = (who: Learner) => db.update(users).set({ accountType: "blocked" }).where(eq(users.id, who.id));
+  const signOut = (who: Learner) => db.delete(sessions).where(eq(sessions.userId, who.id));
+  const turnTheMonth = (who: Learner) => db.update(users).set({ creditsPeriod: "2001-01" }).where(eq(users.id, who.id));
 
   it("sends one statement fewer than a learner it does not know: no session read before the spend", async () => {
     const statementsOf = async (who: Learner, id: string) => {
@@ -647,20 +658,14 @@ describe("a message from a learner this isolate already knows: the spend stateme
   });
 
   it("refuses, spending nothing, an account blocked or a session ended since this isolate read it", async () => {
-    const blockedLater = await learner(5);
-    const id = await open(blockedLater);
-    await pageLoad(blockedLater);
-    await db.update(users).set({ accountType: "blocked" }).where(eq(users.id, blockedLater.id));
+    const { who: blockedLater, id } = await keptThenChanged(5, block);
     const blocked = await send(blockedLater, id);
     expect([blocked.status, blocked.headers.get("Cache-Control")]).toEqual([403, "no-store"]);
     expect((await events(blocked))[0]!.data).toMatchObject({ code: "BLOCKED", status: 403 });
     expect(await balanceOf(blockedLater)).toBe(5);
     expect(await userMessages(id)).toEqual([]);
 
-    const signedOutLater = await learner(5);
-    const other = await open(signedOutLater);
-    await pageLoad(signedOutLater);
-    await db.delete(sessions).where(eq(sessions.userId, signedOutLater.id));
+    const { who: signedOutLater, id: other } = await keptThenChanged(5, signOut);
     const ended = await send(signedOutLater, other);
     expect(ended.status).toBe(401);
     expect((await events(ended))[0]!.data).toMatchObject({ code: "UNAUTHENTICATED", title: "Erro de Autenticação", status: 401 });
@@ -684,10 +689,7 @@ describe("a message from a learner this isolate already knows: the spend stateme
   });
 
   it("pays from the renewed balance when a new month began since this isolate read the session", async () => {
-    const who = await learner(3);
-    const id = await open(who);
-    await pageLoad(who);
-    await db.update(users).set({ creditsPeriod: "2001-01" }).where(eq(users.id, who.id));
+    const { who, id } = await keptThenChanged(3, turnTheMonth);
     const response = await send(who, id);
     expect(response.status).toBe(200);
     expect((await events(response)).at(-1)!.event).toBe("done");
@@ -728,18 +730,12 @@ describe("a message from a learner this isolate already knows: the spend stateme
       greetRoute.action(args(post(`/resources/chat/${id}/greet`, who), inIsolate(), { conversationId: id }));
     const asked = async () => ((await (await fetch(`${API}/__ai/requests`)).json()) as unknown[]).length;
     const before = await asked();
-    const blockedLater = await learner(5);
-    const id = await open(blockedLater);
-    await pageLoad(blockedLater);
-    await db.update(users).set({ accountType: "blocked" }).where(eq(users.id, blockedLater.id));
+    const { who: blockedLater, id } = await keptThenChanged(5, block);
     const blocked = await greet(blockedLater, id);
     expect([blocked.status, blocked.headers.get("Cache-Control")]).toEqual([403, "no-store"]);
     expect((await events(blocked))[0]!.data).toMatchObject({ code: "BLOCKED", status: 403 });
 
-    const signedOutLater = await learner(5);
-    const other = await open(signedOutLater);
-    await pageLoad(signedOutLater);
-    await db.delete(sessions).where(eq(sessions.userId, signedOutLater.id));
+    const { who: signedOutLater, id: other } = await keptThenChanged(5, signOut);
     const ended = await greet(signedOutLater, other);
     expect(ended.status).toBe(401);
     expect((await events(ended))[0]!.data).toMatchObject({ code: "UNAUTHENTICATED", title: "Erro de Autenticação", status: 401 });
@@ -748,10 +744,7 @@ describe("a message from a learner this isolate already knows: the spend stateme
     expect(await db.select().from(chatMessages).where(eq(chatMessages.conversationId, other))).toEqual([]);
 
     // a new month since the isolate read it: the session is read again (the renewal) and the greeting goes ahead
-    const renewed = await learner(3);
-    const third = await open(renewed);
-    await pageLoad(renewed);
-    await db.update(users).set({ creditsPeriod: "2001-01" }).where(eq(users.id, renewed.id));
+    const { who: renewed, id: third } = await keptThenChanged(3, turnTheMonth);
     const greeted = await greet(renewed, third);
     expect(greeted.status).toBe(200);
     expect((await events(greeted)).at(-1)!.event).toBe("done");

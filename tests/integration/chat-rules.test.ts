@@ -3,7 +3,15 @@
 // and when Nika greets, lesson practice is never gated, and a missing flag row means "on".
 import { eq } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { assertModeEnabled, findOwnedConversation, greet, sendMessage, startConversation, toEventStream, sendMessageStream } from "~/features/chat/chat.server";
+import {
+  assertModeEnabled,
+  findOwnedConversation,
+  greet,
+  sendMessage,
+  startConversation,
+  toEventStream,
+  sendMessageStream,
+} from "~/features/chat/chat.server";
 import { CHAT_MODE_INFO, type ChatModeId } from "~/features/chat/modes";
 import { encodeWav } from "~/lib/audio/wav";
 import * as greetRoute from "~/routes/resources+/chat.$conversationId.greet";
