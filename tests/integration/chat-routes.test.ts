@@ -2,7 +2,7 @@
 // the streaming resource routes (statuses before the first token) and the owner-only audio route.
 import { eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startConversation } from "~/features/chat/chat.server";
+import { GREETING_CLAIM_TTL_SECONDS, startConversation } from "~/features/chat/chat.server";
 import type { ChatPageData } from "~/features/chat/types";
 import { MAX_AUDIO_BYTES } from "~/lib/audio/validate";
 import { encodeWav } from "~/lib/audio/wav";
@@ -749,5 +749,75 @@ describe("a message from a learner this isolate already knows: the spend stateme
     expect(greeted.status).toBe(200);
     expect((await events(greeted)).at(-1)!.event).toBe("done");
     expect(await balanceOf(renewed)).toBe(50);
+  });
+});
+
+describe("one greeting per conversation, however many requests ask at once", () => {
+  const greet = (who: Learner, id: string) => greetRoute.action(args(post(`/resources/chat/${id}/greet`, who), ctx(), { conversationId: id }));
+  const chatRequests = async () =>
+    ((await (await fetch(`${API}/__ai/requests`)).json()) as { path: string }[]).filter((r) => r.path === "/v1/chat/completions").length;
+  const greetings = (id: string) => db.select().from(chatMessages).where(eq(chatMessages.conversationId, id));
+  const claimedSecondsAgo = (id: string, seconds: number | null) =>
+    db
+      .update(chatConversations)
+      .set({ greetingClaimedAt: seconds === null ? null : new Date(Date.now() - seconds * 1000) })
+      .where(eq(chatConversations.id, id));
+
+  it("two tabs greeting at the same moment: the model is asked once, one greeting is stored, the other tab gets 409", async () => {
+    const who = await learner(5);
+    const id = await open(who);
+    await world.hook("mode=slow&delay=300&count=2"); // both requests reach the database before either answer is stored
+    const asked = await chatRequests();
+    const answers = await Promise.all([greet(who, id), greet(who, id)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    const refused = answers.find((a) => a.status === 409)!;
+    expect((await events(refused))[0]!.data).toMatchObject({ code: "ALREADY_STARTED", status: 409 });
+    expect((await events(answers.find((a) => a.status === 200)!)).at(-1)!.event).toBe("done");
+    expect(await chatRequests()).toBe(asked + 1);
+    expect(await greetings(id)).toHaveLength(1);
+  });
+
+  it("a greeting the model could not give frees the conversation: the next try greets", async () => {
+    const who = await learner(5);
+    const id = await open(who);
+    await world.hook("mode=error");
+    expect((await greet(who, id)).status).toBe(502);
+    expect(await greetings(id)).toEqual([]);
+    const retried = await greet(who, id);
+    expect(retried.status).toBe(200);
+    expect((await events(retried)).at(-1)!.event).toBe("done");
+    expect(await greetings(id)).toHaveLength(1);
+  });
+
+  it("a claim left by a request that died holds for two minutes, then the greeting can be taken again", async () => {
+    const who = await learner(5);
+    const id = await open(who);
+    const asked = await chatRequests();
+    await claimedSecondsAgo(id, GREETING_CLAIM_TTL_SECONDS - 5);
+    expect((await greet(who, id)).status).toBe(409);
+    expect(await chatRequests()).toBe(asked);
+    await claimedSecondsAgo(id, GREETING_CLAIM_TTL_SECONDS + 5);
+    expect((await greet(who, id)).status).toBe(200);
+    expect(await chatRequests()).toBe(asked + 1);
+    expect(await greetings(id)).toHaveLength(1);
+  });
+
+  it("without JavaScript, while another tab holds the greeting, the page waits and asks again in 2 s instead of at once", async () => {
+    const who = await learner(5);
+    const id = await open(who);
+    const load = (query: string) =>
+      call<ChatPageData>(() =>
+        modeRoute.loader(args(request(`/chat-with-nika/english?c=${id}${query}`, { jar: who.jar }), ctx(), { mode: "english" })),
+      );
+    await claimedSecondsAgo(id, 1);
+    const waiting = await load("&greet=1");
+    expect(waiting.status).toBe(200);
+    expect([waiting.data.messages, waiting.data.greetingError, waiting.data.greetingRetrySeconds]).toEqual([[], null, 2]);
+    expect((await load("")).data.greetingRetrySeconds).toBe(0);
+
+    await claimedSecondsAgo(id, null); // the other tab's greeting failed and let go
+    const greeted = await load("&greet=1");
+    expect([greeted.status, greeted.location]).toEqual([302, `/chat-with-nika/english?c=${id}`]);
+    expect(await greetings(id)).toHaveLength(1);
   });
 });

@@ -3,15 +3,7 @@
 // and when Nika greets, lesson practice is never gated, and a missing flag row means "on".
 import { eq } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  assertModeEnabled,
-  findOwnedConversation,
-  greet,
-  sendMessage,
-  startConversation,
-  toEventStream,
-  sendMessageStream,
-} from "~/features/chat/chat.server";
+import { assertModeEnabled, greet, sendMessage, startConversation, toEventStream, sendMessageStream } from "~/features/chat/chat.server";
 import { CHAT_MODE_INFO, type ChatModeId } from "~/features/chat/modes";
 import { encodeWav } from "~/lib/audio/wav";
 import * as greetRoute from "~/routes/resources+/chat.$conversationId.greet";
@@ -117,7 +109,7 @@ describe("the mode's flag when a message is sent", () => {
     const user = await newUser(3);
     const conversation = await startConversation(ctx(), user, { mode: "lesson", lessonId: lesson!.id });
     for (const flag of CHAT_FLAGS) await setFlag(flag, false);
-    expect((await greet(ctx(), await findOwnedConversation(ctx(), user, conversation.id))).status).toBe("ok");
+    expect((await greet(ctx(), user, conversation.id)).status).toBe("ok");
     expect((await sendMessage(ctx(), user, conversation.id, { text: "I give up smoking" })).status).toBe("ok");
     expect(await getBalance(db, user.id)).toBe(2);
   });

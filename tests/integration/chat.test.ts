@@ -4,7 +4,7 @@ import {
   CREDITS_EXHAUSTED,
   findOwnedConversation,
   greet,
-  greetStream,
+  greetConversationStream,
   loadConversation,
   sendMessage,
   sendMessageStream,
@@ -105,7 +105,7 @@ describe("conversations", () => {
       .returning();
     const conversation = await startConversation(ctx(), user, { mode: "lesson", lessonId: lesson!.id });
     const tokens: string[] = [];
-    const result = await greet(ctx(), await findOwnedConversation(ctx(), user, conversation.id), { onToken: (t) => tokens.push(t) });
+    const result = await greet(ctx(), user, conversation.id, { onToken: (t) => tokens.push(t) });
     expect(result.status).toBe("ok");
     expect(tokens.length).toBeGreaterThanOrEqual(2);
     expect(await getBalance(db, user.id)).toBe(3);
@@ -115,7 +115,7 @@ describe("conversations", () => {
       content: systemPrompt("lesson", { title: "Present Perfect", description: "Have you ever…?" }),
     });
     expect(sent!.body.messages.at(-1)).toEqual({ role: "user", content: "start" });
-    expect(await greet(ctx(), await findOwnedConversation(ctx(), user, conversation.id))).toEqual({ status: "already_started" });
+    expect(await greet(ctx(), user, conversation.id)).toEqual({ status: "already_started" });
     const { messages } = await loadConversation(ctx(), user, conversation.id);
     expect(messages.map((m) => m.role)).toEqual(["nika"]);
 
@@ -170,7 +170,7 @@ describe("sendMessage", () => {
   it("spends 1 credit, streams the reply in pieces and stores both messages", async () => {
     const user = await newUser(5);
     const conversation = await startConversation(ctx(), user, { mode: "english" });
-    await greet(ctx(), await findOwnedConversation(ctx(), user, conversation.id));
+    await greet(ctx(), user, conversation.id);
     const tokens: string[] = [];
     const events: unknown[] = [];
     const result = await sendMessage(
@@ -258,7 +258,7 @@ describe("sendMessage", () => {
   it("says Nika is unavailable without a provider and spends nothing", async () => {
     const user = await newUser(5);
     const conversation = await startConversation(ctx({}), user, { mode: "english" });
-    expect(await greet(ctx({}), await findOwnedConversation(ctx({}), user, conversation.id))).toEqual({
+    expect(await greet(ctx({}), user, conversation.id)).toEqual({
       status: "unavailable",
       code: "NIKA_UNAVAILABLE",
       message: NIKA_UNAVAILABLE,
@@ -401,13 +401,13 @@ describe("toEventStream", () => {
     expect(parse(await invalidResponse.text())).toEqual([
       { event: "error", data: { code: "invalid_text", message: "Digite uma mensagem.", status: 400 } },
     ]);
-    const greeting = parse(await (await toEventStream(greetStream(ctx(), await findOwnedConversation(ctx(), user, conversation.id)))).text());
+    const greeting = parse(await (await toEventStream(greetConversationStream(ctx(), user, conversation.id))).text());
     expect(greeting.at(-1)!.event).toBe("done");
-    const again = await toEventStream(greetStream(ctx(), await findOwnedConversation(ctx(), user, conversation.id)));
+    const again = await toEventStream(greetConversationStream(ctx(), user, conversation.id));
     expect(again.status).toBe(409);
     await hook("mode=error");
     const other = await startConversation(ctx(), user, { mode: "game" });
-    const failedResponse = await toEventStream(greetStream(ctx(), await findOwnedConversation(ctx(), user, other.id)));
+    const failedResponse = await toEventStream(greetConversationStream(ctx(), user, other.id));
     expect(failedResponse.status).toBe(502);
     expect(parse(await failedResponse.text())).toEqual([
       {

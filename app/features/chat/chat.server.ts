@@ -7,7 +7,7 @@
 // the outcome; `sendMessage`/`greet` drive it with an `onToken` callback (no-JS form posts, tests),
 // `toEventStream` turns it into a `text/event-stream` Response (resource routes with JS).
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { and, asc, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, isNull, lt, notExists, or, sql, type SQL } from "drizzle-orm";
 import { validateAudioBlob } from "~/lib/audio/validate";
 import { errorMessage } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
@@ -82,8 +82,11 @@ export type SendResult =
 
 export type GreetResult =
   | { status: "ok"; reply: NikaReply }
-  /** The conversation already has messages: greeting again would be a free model call. */
-  | { status: "already_started" }
+  /**
+   * The conversation already has messages (greeting again would be a free model call) or, with `elsewhere`,
+   * another request holds its greeting right now (two tabs at once).
+   */
+  | { status: "already_started"; elsewhere?: true }
   | ProviderFailure
   | Unavailable;
 
@@ -132,42 +135,80 @@ export async function assertModeEnabled(context: AppLoadContext, mode: ChatModeI
   if (!flags[flag]) throw new ChatError("feature_disabled", 403, "Recurso Temporariamente Indisponível");
 }
 
-type OwnedConversation = ChatConversation & { lesson: LessonContext | null };
-/** A conversation as the learner's requests find it: its lesson, and whether it has any message yet (`started`). */
-export type FoundConversation = OwnedConversation & { started: boolean };
+type OwnedConversation = Omit<ChatConversation, "greetingClaimedAt"> & { lesson: LessonContext | null };
+/**
+ * A conversation as the learner's requests find it: its lesson, whether it has any message yet (`started`) and,
+ * when the finder claimed its greeting, the claim's time as Postgres wrote it (`greetingClaim`, else null).
+ */
+export type FoundConversation = OwnedConversation & { started: boolean; greetingClaim: string | null };
+
+/** How long a greeting's claim holds: past the chat's 30 s and the voice's 60 s, so no greeting runs twice at once. */
+export const GREETING_CLAIM_TTL_SECONDS = 120;
 
 /**
  * The learner's conversation, its lesson and whether it has begun, in one statement; 404 ChatError when it is not
  * theirs. With `session` (a learner this isolate already knows) the same statement re-checks the session, as the
  * chat's spend does: when it no longer holds, the session is read again and refused (SessionRefusedError) or found anew.
+ * With `claimGreeting` the same statement also takes the greeting of a conversation not yet started, unless another
+ * request holds it (an UPDATE in a CTE: of two requests at once, Postgres lets one set the claim).
  */
 export async function findOwnedConversation(
   context: AppLoadContext,
   user: UserRef,
   conversationId: string,
-  session?: SessionRecheck,
+  options: { session?: SessionRecheck; claimGreeting?: boolean } = {},
 ): Promise<FoundConversation> {
   if (!isUuid(conversationId)) throw new ChatError("not_found", 404, "Conversa não encontrada");
-  const [row] = await context.db
+  const { session, claimGreeting = false } = options;
+  const sessionOk = session ? sessionStillValid(session.sessionId, user.id) : sql`true`;
+  const thisConversation = and(eq(chatConversations.id, conversationId), eq(chatConversations.userId, user.id));
+  const claim = claimGreeting ? greetingClaim(context, thisConversation, conversationId, sessionOk) : null;
+  const [row] = await (claim ? context.db.with(claim) : context.db)
     .select({
       conversation: chatConversations,
       lessonTitle: lessons.title,
       lessonDescription: lessons.description,
       started: sql<boolean>`exists (select 1 from ${chatMessages} where ${chatMessages.conversationId} = ${chatConversations.id})`,
-      sessionOk: session ? sql<boolean>`${sessionStillValid(session.sessionId, user.id)}` : sql<boolean>`true`,
+      sessionOk: sql<boolean>`${sessionOk}`,
+      greetingClaim: claim ? sql<string | null>`(select claimed_at from ${claim})` : sql<string | null>`null`,
     })
     .from(chatConversations)
     .leftJoin(lessons, eq(lessons.id, chatConversations.lessonId))
-    .where(and(eq(chatConversations.id, conversationId), eq(chatConversations.userId, user.id)))
+    .where(thisConversation)
     .limit(1);
   if (row && session && !row.sessionOk) {
     const { refusal } = await session.recheck();
     if (refusal) throw new SessionRefusedError(refusal);
-    return findOwnedConversation(context, user, conversationId);
+    return findOwnedConversation(context, user, conversationId, { claimGreeting });
   }
   if (!row) throw new ChatError("not_found", 404, "Conversa não encontrada");
   const lesson = row.lessonTitle === null ? null : { title: row.lessonTitle, description: row.lessonDescription };
-  return { ...row.conversation, lesson, started: row.started };
+  const { greetingClaimedAt: _claimedBefore, ...conversation } = row.conversation;
+  return { ...conversation, lesson, started: row.started, greetingClaim: row.greetingClaim };
+}
+
+/**
+ * SQL, a CTE that claims the greeting of a conversation with no message yet (its claim's time as text, or no row):
+ * of two requests at once, the second waits for the first's UPDATE and then no longer matches.
+ */
+function greetingClaim(context: AppLoadContext, thisConversation: SQL | undefined, conversationId: string, sessionOk: SQL) {
+  const free = or(
+    isNull(chatConversations.greetingClaimedAt),
+    lt(chatConversations.greetingClaimedAt, sql`now() - make_interval(secs => ${GREETING_CLAIM_TTL_SECONDS})`),
+  );
+  const notStarted = notExists(
+    context.db
+      .select({ one: sql`1` })
+      .from(chatMessages)
+      .where(eq(chatMessages.conversationId, conversationId)),
+  );
+  return context.db.$with("greeting_claim").as(
+    context.db
+      .update(chatConversations)
+      .set({ greetingClaimedAt: sql`now()` })
+      .where(and(thisConversation, free, notStarted, sessionOk))
+      .returning({ claimedAt: sql<string>`${chatConversations.greetingClaimedAt}::text`.as("claimed_at") }),
+  );
 }
 
 // ——— conversations ———
@@ -415,7 +456,7 @@ async function synthesizeReplyAudio(
 async function storeNikaReply(
   context: AppLoadContext,
   providers: AiProviders,
-  conversation: ChatConversation,
+  conversation: OwnedConversation,
   rawText: string,
 ): Promise<{ reply: NikaReply; englishLevel: CefrLevel | null }> {
   let text = rawText.trim();
@@ -449,26 +490,56 @@ async function storeNikaReply(
 // ——— greeting (the free `start` turn) ———
 
 /**
- * Nika's greeting of a conversation found by findOwnedConversation: nothing is read here, so the provider's request
- * leaves right after the one statement that found it (the first token waits on no other round trip).
+ * The greeting endpoint's stream: finds the learner's conversation and claims its greeting in one statement (which
+ * also re-checks a kept session), checks its mode's flag (kept per isolate), then asks the provider — one statement
+ * before the provider's request. A conversation that has begun, or whose greeting another request holds, is
+ * `already_started`; a greeting that ends without being stored frees its claim for the next try.
  */
-export async function* greetStream(
+export async function* greetConversationStream(
   context: AppLoadContext,
-  conversation: FoundConversation,
-  options: Omit<ChatOptions, "onToken"> = {},
+  user: UserRef,
+  conversationId: string,
+  options: Omit<ChatOptions, "onToken" | "onEvent"> = {},
 ): AsyncGenerator<string, GreetResult> {
   const providers = getAiProviders(context.cloudflare.env, options.providerOptions);
-  if (!providers) return unavailable();
-  if (conversation.started) return { status: "already_started" };
-  const lesson = conversation.lesson ?? undefined;
-  const built = buildChatMessages({ mode: conversation.mode, lesson, history: [], userText: null });
+  const conversation = await findOwnedConversation(context, user, conversationId, {
+    session: options.session,
+    claimGreeting: providers !== null,
+  });
+  let stored = false;
+  try {
+    await assertModeEnabled(context, conversation.mode);
+    if (!providers) return unavailable();
+    if (conversation.started) return { status: "already_started" };
+    if (!conversation.greetingClaim) return { status: "already_started", elsewhere: true };
+    const result = yield* askForGreeting(context, providers, conversation, options.signal);
+    stored = result.status === "ok";
+    return result;
+  } finally {
+    if (conversation.greetingClaim && !stored) await releaseGreetingClaim(context, conversation.id, conversation.greetingClaim);
+  }
+}
+
+/** Nika's first message of a conversation: free of charge, streamed, stored. */
+export function greet(context: AppLoadContext, user: UserRef, conversationId: string, options: ChatOptions = {}): Promise<GreetResult> {
+  return drive(greetConversationStream(context, user, conversationId, options), options);
+}
+
+/** Streams the greeting of a conversation whose greeting this request holds, and stores it. */
+async function* askForGreeting(
+  context: AppLoadContext,
+  providers: AiProviders,
+  conversation: FoundConversation,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<string, GreetResult> {
+  const built = buildChatMessages({ mode: conversation.mode, lesson: conversation.lesson ?? undefined, history: [], userText: null });
   let raw: string;
   try {
     raw = yield* streamReply(
       providers,
       built,
       { conversationId: conversation.id, mode: conversation.mode, userId: conversation.userId },
-      options.signal,
+      signal,
     );
   } catch (error) {
     const failure = toProviderError(error, providers.chat.name, false);
@@ -480,23 +551,15 @@ export async function* greetStream(
 }
 
 /**
- * The greeting endpoint's stream: finds the learner's conversation (re-checking a kept session in that statement),
- * checks its mode's flag (kept per isolate), then greets — one statement before the provider's request.
+ * Frees the claim this request took (only that one: a claim that expired and was taken again stays). When the
+ * database cannot be reached the claim simply expires after GREETING_CLAIM_TTL_SECONDS.
  */
-export async function* greetConversationStream(
-  context: AppLoadContext,
-  user: UserRef,
-  conversationId: string,
-  options: Omit<ChatOptions, "onToken" | "onEvent"> = {},
-): AsyncGenerator<string, GreetResult> {
-  const conversation = await findOwnedConversation(context, user, conversationId, options.session);
-  await assertModeEnabled(context, conversation.mode);
-  return yield* greetStream(context, conversation, options);
-}
-
-/** Nika's first message of a conversation: free of charge, streamed, stored. */
-export function greet(context: AppLoadContext, conversation: FoundConversation, options: ChatOptions = {}): Promise<GreetResult> {
-  return drive(greetStream(context, conversation, options), options);
+async function releaseGreetingClaim(context: AppLoadContext, conversationId: string, claimedAt: string): Promise<void> {
+  await context.db
+    .update(chatConversations)
+    .set({ greetingClaimedAt: null })
+    .where(and(eq(chatConversations.id, conversationId), eq(chatConversations.greetingClaimedAt, sql`${claimedAt}::timestamptz`)))
+    .catch((error: unknown) => console.warn("chat: greeting claim not released", errorMessage(error)));
 }
 
 // ——— a learner message ———

@@ -44,6 +44,8 @@ export type ChatTarget = {
 };
 
 const NO_STORE = { "Cache-Control": "no-store" };
+/** No JS, another tab greeting the same conversation: how long the page waits before asking again. */
+const GREETING_RETRY_SECONDS = 2;
 
 export function modeTarget(mode: ChatModeId): ChatTarget {
   const info = CHAT_MODE_INFO[mode];
@@ -107,13 +109,17 @@ export async function loadChatPage(args: Args, target: ChatTarget): Promise<Chat
   }
 
   let greetingError: ChatFormError | null = null;
+  let greetingRetrySeconds = 0;
   if (messages.length === 0 && url.searchParams.get("greet") === "1") {
     // No JavaScript: wait for the whole greeting here, then come back without the parameter.
-    const result = await greet(context, conversation);
-    if (result.status === "ok" || result.status === "already_started") {
+    const result = await greet(context, user, conversation.id).catch(rethrowChatError);
+    if (result.status === "already_started" && result.elsewhere) {
+      greetingRetrySeconds = GREETING_RETRY_SECONDS; // another tab is greeting: look again in a moment, not at once
+    } else if (result.status === "ok" || result.status === "already_started") {
       throw redirect(conversationPath(target, conversation.id), { headers: NO_STORE });
+    } else {
+      greetingError = chatRefusal(result);
     }
-    greetingError = chatRefusal(result);
   }
 
   const providers = getAiProviders(context.cloudflare.env);
@@ -133,6 +139,7 @@ export async function loadChatPage(args: Args, target: ChatTarget): Promise<Chat
     englishLevelAt: user.englishLevelAt ? new Date(user.englishLevelAt).toISOString() : null,
     modes: MENU_MODES.map((m) => ({ id: m.id, title: m.title, path: m.path!, enabled: m.flag ? flags[m.flag] : true })),
     greetingError,
+    greetingRetrySeconds,
   };
   return pageData;
 }

@@ -35,4 +35,6 @@ export type ChatPageData = {
   modes: { id: ChatModeId; title: string; path: string; enabled: boolean }[];
   /** No JS: the greeting failed while the server waited for it. */
   greetingError: ChatFormError | null;
+  /** No JS: seconds before the page asks for the greeting again (0; more while another tab holds it). */
+  greetingRetrySeconds: number;
 };

@@ -115,7 +115,7 @@ export function ChatScreen({ page, aside }: { page: ChatPageData; aside?: (level
         {waitingForGreeting && !hydrated ? (
           // No JavaScript: come back in a moment with &greet=1 and the server waits for Nika's greeting.
           <noscript>
-            <meta httpEquiv="refresh" content={`0;url=${page.basePath}?c=${page.conversationId}&greet=1`} />
+            <meta httpEquiv="refresh" content={`${page.greetingRetrySeconds};url=${page.basePath}?c=${page.conversationId}&greet=1`} />
           </noscript>
         ) : null}
         <div ref={listEnd} />

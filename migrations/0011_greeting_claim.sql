@@ -1,0 +1,1 @@
+ALTER TABLE "chat_conversations" ADD COLUMN "greeting_claimed_at" timestamp with time zone;
