@@ -3,7 +3,8 @@
 // (default 60) against `wrangler dev` serving the production build with the embedded database and the
 // fake upstream as the AI provider (OpenAI protocol) and the Azure scorer. Each learner loops over a
 // realistic mix with small think times — /courses, a module, a lesson, a comment, a completion, a chat
-// message (the SSE read to its end), a flashcard game and answers, a pronunciation attempt (multipart
+// (opening one is greeted by Nika, as the page's island does — in two tabs at once for every fourth learner — then
+// a message, each SSE read to its end), a flashcard game and answers, a pronunciation attempt (multipart
 // WAV), a profile name — and one admin toggles a flag the mix does not use (feature_chat_roleplay).
 // Every request is recorded (action, status, latency; ≥ 500 or past --timeout is an error) and every
 // acknowledged write kept; afterwards the database must hold every one of them, and every learner's
@@ -235,7 +236,7 @@ try {
   }
 
   // ——— acknowledged writes ———
-  const acked = { comments: [], completions: [], chat: [], games: [], answers: [], attempts: [], names: new Map(), flag: null };
+  const acked = { comments: [], completions: [], greetings: [], chat: [], games: [], answers: [], attempts: [], names: new Map(), flag: null };
   const attemptedNames = new Map(); // user → names sent after the last acknowledged one (may or may not have landed)
   const attemptedFlags = [];
   const pick = (list) => list[Math.floor(Math.random() * list.length)];
@@ -243,6 +244,23 @@ try {
   const redirected = (r) => r.status === 302 || r.status === 303;
 
   const recording = toneWav();
+
+  /** The chat page's island greets a new conversation; a learner with it open in two tabs greets it twice at once. */
+  async function greet(l) {
+    const tabs = l.index % 4 === 0 ? 2 : 1;
+    const answers = await Promise.all(
+      Array.from({ length: tabs }, () =>
+        hit("POST chat greeting (SSE)", `/resources/chat/${l.conversationId}/greet`, {
+          cookie: l.cookie,
+          method: "POST",
+          headers: { Accept: "text/event-stream" },
+        }),
+      ),
+    );
+    const done = answers.filter((r) => r.status === 200 && r.text.includes("event: done"));
+    if (done.length) acked.greetings.push({ conversationId: l.conversationId, tabs, done: done.length });
+    if (tabs === 2) for (const r of answers) if (r.status === 409) r.sample.note = "second-tab";
+  }
 
   let seq = 0;
   const actions = {
@@ -276,6 +294,7 @@ try {
         const match = /[?&]c=([0-9a-f-]{36})/.exec(opened.location ?? "");
         if (!match) return;
         l.conversationId = match[1];
+        await greet(l);
       }
       const text = `I like load tests ${l.index}-${++seq}`;
       const r = await hit("POST chat message (SSE)", `/resources/chat/${l.conversationId}/messages`, {
@@ -421,9 +440,11 @@ try {
   const unavailable = samples.filter((s) => s.status === 503);
   const expected503 = opts.fault ? unavailable.filter((s) => s.retryAfter && inOutage(s)) : [];
   const serverErrors = samples.filter((s) => s.status >= 500 && !expected503.includes(s));
-  const refused = samples.filter((s) => s.status >= 400 && s.status < 500);
+  const secondTabs = samples.filter((s) => s.note === "second-tab");
+  const refused = samples.filter((s) => s.status >= 400 && s.status < 500 && !secondTabs.includes(s));
   console.log(
     `\n≥500: ${serverErrors.length} · timeouts (> ${TIMEOUT_MS / 1000} s): ${timeouts.length} · network errors: ${network.length} · 4xx: ${refused.length}` +
+      ` · 409 to a second tab's greeting (expected): ${secondTabs.length}` +
       (opts.fault ? ` · 503 with Retry-After during the outage (expected): ${expected503.length}` : ""),
   );
   if (serverErrors.length) {
@@ -447,6 +468,7 @@ try {
     timeouts: timeouts.length,
     networkErrors: network.length,
     refused4xx: refused.length,
+    secondTabGreetings409: secondTabs.length,
   };
   if (opts.fault) {
     const afterRestart = samples.filter((s) => fault.startedAt !== null && s.at >= fault.startedAt).sort((a, b) => a.at - b.at);
@@ -501,6 +523,24 @@ try {
     lostCompletions.length === 0,
     `completions: ${acked.completions.length} acknowledged, all present`,
     lostCompletions.length ? `${lostCompletions.length} missing` : "",
+  );
+
+  // One greeting per conversation: never two Nika messages before the learner's first, even from two tabs at once.
+  const greetingRows = await q(sql`
+    select c.id::text as conversation_id, count(m.id)::int as greetings from chat_conversations c
+    left join chat_messages m on m.conversation_id = c.id and m.role = 'nika'
+      and m.created_at < coalesce((select min(u.created_at) from chat_messages u where u.conversation_id = c.id and u.role = 'user'), 'infinity')
+    where c.user_id in (${idList}) group by c.id`);
+  const greetingsOf = new Map(greetingRows.map((r) => [r.conversation_id, r.greetings]));
+  const doubled = greetingRows.filter((r) => r.greetings > 1);
+  const lostGreetings = acked.greetings.filter((g) => greetingsOf.get(g.conversationId) !== 1);
+  const twoTabs = acked.greetings.filter((g) => g.tabs === 2);
+  check(
+    doubled.length === 0 && lostGreetings.length === 0 && acked.greetings.every((g) => g.done === 1),
+    `greetings: ${acked.greetings.length} acknowledged (${twoTabs.length} asked by two tabs at once), each present once, none doubled`,
+    doubled.length || lostGreetings.length
+      ? `${doubled.length} doubled, ${lostGreetings.length} missing, ${acked.greetings.filter((g) => g.done > 1).length} acknowledged twice`
+      : "",
   );
 
   const chatRows = await q(sql`
@@ -632,6 +672,7 @@ try {
   results.acknowledged = {
     comments: acked.comments.length,
     completions: acked.completions.length,
+    greetings: acked.greetings.length,
     chat: acked.chat.length,
     games: acked.games.length,
     answers: acked.answers.length,
