@@ -1,5 +1,4 @@
 // `npm run db:seed`: the development seed, once per database. Refuses to run in production.
-import type { Database } from "../app/server/db.server";
 import { connect, loadEnv } from "./lib/node-db";
 import { DEV_ACCOUNTS, seedDevelopment } from "./lib/seed";
 
@@ -10,7 +9,7 @@ if (env.APP_ENV === "production") {
 }
 const { pool, db } = connect(env);
 try {
-  const seeded = await seedDevelopment(db as unknown as Database, {
+  const seeded = await seedDevelopment(db, {
     allowance: Number(env.MONTHLY_CREDITS ?? 50),
     // Locally the sign-up journey goes through the mailbox; production keeps the spec default (off).
     emailConfirmationRequired: env.SEED_EMAIL_CONFIRMATION !== "off",
