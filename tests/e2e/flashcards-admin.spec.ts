@@ -2,7 +2,8 @@
 // sections, a confirmation step): editing a card's word — which is then what learners' games draw
 // (checked in the database: the game screens are another issue's work) —, moving, hiding and deleting
 // it after confirming, and adding a card with a picture and a recording. Each test works on cards of its
-// own, appended to Animais, and soft-deletes them afterwards. Upload refusals are covered by
+// own, appended to Ações Cotidianas — a category no learner journey plays, so hiding or deleting a card never
+// changes a game running at the same time — and soft-deletes them afterwards. Upload refusals are covered by
 // tests/integration/flashcards-admin.test.ts. Last, the whole way round: an admin edits a card's word and
 // a learner (another browser) sees the new word among the options of a game of that category — played on
 // a category no other journey plays, one per project, most of it hidden meanwhile and restored after.
@@ -12,7 +13,9 @@ import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { flashcardCards } from "../../app/server/schema";
 import { adminPanel, expect, expectAccessible, jsEnabled, test, visit, withDb } from "./support";
 
-const LIST = "/flashcard-v2/admin/animais";
+/** The category this spec's own cards join: one that no learner journey plays. */
+const CATEGORY = { slug: "acoes", name: "Ações Cotidianas" } as const;
+const LIST = `/flashcard-v2/admin/${CATEGORY.slug}`;
 const PNG = readFileSync("tests/fixtures/tiny.png");
 const MP3_PATH = "content/flashcards/audio/animais-cat.mp3";
 
@@ -20,7 +23,7 @@ const uniqueWord = (testInfo: TestInfo, label: string) =>
   `${label}${testInfo.project.name.replace(/\W/g, "")}${testInfo.workerIndex}${Date.now().toString(36)}`.toLowerCase();
 
 /**
- * Visible cards of this test's own at the end of Animais, with the shipped picture and recording of
+ * Visible cards of this test's own at the end of the category, with the shipped picture and recording of
  * "dog", on consecutive order indices (nobody else's card can come between them).
  */
 async function insertCards(words: string[]) {
@@ -30,7 +33,7 @@ async function insertCards(words: string[]) {
       .insert(flashcardCards)
       .values(
         words.map((word, index) => ({
-          categorySlug: "animais",
+          categorySlug: CATEGORY.slug,
           word,
           translation: "cartão de teste",
           distractorGroup: `e2e-${word}`,
@@ -52,7 +55,7 @@ const cardByWord = (word: string) =>
         await db
           .select()
           .from(flashcardCards)
-          .where(and(eq(flashcardCards.categorySlug, "animais"), eq(flashcardCards.word, word)))
+          .where(and(eq(flashcardCards.categorySlug, CATEGORY.slug), eq(flashcardCards.word, word)))
       )[0],
   );
 /** Leaves nothing visible behind for other journeys' games. */
@@ -65,7 +68,7 @@ const softDelete = (ids: string[]) =>
 const cardRow = (page: Page, word: string) => page.getByTestId("flashcard-admin-card").filter({ hasText: word });
 
 /**
- * The Animais words a learner's next game draws from: the game's own rule (not hidden, not deleted).
+ * The category's words a learner's next game draws from: the game's own rule (not hidden, not deleted).
  * (The game screens are another issue's work; tests/integration checks the game's loader itself.)
  */
 const playableWords = () =>
@@ -74,7 +77,7 @@ const playableWords = () =>
       await db
         .select({ word: flashcardCards.word })
         .from(flashcardCards)
-        .where(and(eq(flashcardCards.categorySlug, "animais"), eq(flashcardCards.hidden, false), isNull(flashcardCards.deletedAt)))
+        .where(and(eq(flashcardCards.categorySlug, CATEGORY.slug), eq(flashcardCards.hidden, false), isNull(flashcardCards.deletedAt)))
     ).map((row) => row.word),
   );
 
@@ -87,7 +90,7 @@ test("an admin edits a card's word (what learners' games draw), moves, hides and
   const [cardId, nextId] = await insertCards([word, next]);
   try {
     await visit(page, LIST);
-    await expect(page.getByRole("heading", { level: 1, name: "Cartões: Animais" })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: `Cartões: ${CATEGORY.name}` })).toBeVisible();
     await expect(cardRow(page, word)).toBeVisible();
     await expectAccessible(page);
 
