@@ -369,7 +369,7 @@ export const chatConversations = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     mode: text("mode", { enum: CHAT_MODE_IDS }).notNull(),
     lessonId: uuid("lesson_id").references(() => lessons.id, { onDelete: "set null" }),
-    /** When a request took the greeting (one at a time; a claim older than GREETING_CLAIM_TTL is free again). */
+    /** When a request took the greeting (one at a time; a claim older than GREETING_CLAIM_TTL_SECONDS is free again). */
     greetingClaimedAt: timestamp("greeting_claimed_at", { withTimezone: true }),
     ...timestamps,
   },
