@@ -1,6 +1,6 @@
 // Chat with Nika through its routes: guards, flags, conversations in the URL, the no-JS form post,
 // the streaming resource routes (statuses before the first token) and the owner-only audio route.
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GREETING_CLAIM_TTL_SECONDS, startConversation } from "~/features/chat/chat.server";
 import type { ChatPageData } from "~/features/chat/types";
@@ -800,6 +800,25 @@ describe("one greeting per conversation, however many requests ask at once", () 
     expect((await greet(who, id)).status).toBe(200);
     expect(await chatRequests()).toBe(asked + 1);
     expect(await greetings(id)).toHaveLength(1);
+  });
+
+  it("a message sent from another tab while the greeting streams comes after the greeting, not before it", async () => {
+    const who = await learner(5);
+    const id = await open(who);
+    await world.hook("mode=slow&delay=400"); // only the greeting waits; the message's reply comes at once
+    const greeting = greet(who, id).then((response) => response.text());
+    await new Promise((r) => setTimeout(r, 150));
+    const sent = await messagesRoute.action(args(post(`/resources/chat/${id}/messages`, who, { text: "hi" }), ctx(), { conversationId: id }));
+    expect(await sent.text()).toContain("event: done");
+    expect(await greeting).toContain("event: done");
+    const stored = await db
+      .select()
+      .from(chatMessages)
+      .where(eq(chatMessages.conversationId, id))
+      .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id));
+    expect(stored.map((m) => m.role)).toEqual(["nika", "user", "nika"]);
+    // The fake model quotes the last user turn: the greeting's is the "start" cue, the reply's the learner's "hi".
+    expect(stored.map((m) => m.text)).toEqual([expect.stringContaining('"start"'), "hi", expect.stringContaining('"hi"')]);
   });
 
   it("without JavaScript, while another tab holds the greeting, the page waits and asks again in 2 s instead of at once", async () => {

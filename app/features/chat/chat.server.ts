@@ -453,11 +453,13 @@ async function synthesizeReplyAudio(
   }
 }
 
+/** Stores Nika's answer; `startedAt` (a timestamptz text) dates it from when it began rather than from now. */
 async function storeNikaReply(
   context: AppLoadContext,
   providers: AiProviders,
   conversation: OwnedConversation,
   rawText: string,
+  startedAt?: string,
 ): Promise<{ reply: NikaReply; englishLevel: CefrLevel | null }> {
   let text = rawText.trim();
   let englishLevel: CefrLevel | null = null;
@@ -476,7 +478,13 @@ async function storeNikaReply(
   }
   const [row] = await context.db
     .insert(chatMessages)
-    .values({ conversationId: conversation.id, role: "nika", text, status: "complete" })
+    .values({
+      conversationId: conversation.id,
+      role: "nika",
+      text,
+      status: "complete",
+      ...(startedAt ? { createdAt: sql`${startedAt}::timestamptz` } : {}),
+    })
     .returning({ id: chatMessages.id });
   const audioUrl = await synthesizeReplyAudio(context, providers, conversation.id, row!.id, text);
   if (audioUrl) await context.db.update(chatMessages).set({ audioUrl }).where(eq(chatMessages.id, row!.id));
@@ -546,7 +554,8 @@ async function* askForGreeting(
     console.warn("chat greet failed", failure.message);
     return providerFailure(failure.kind);
   }
-  const { reply } = await storeNikaReply(context, providers, conversation, raw);
+  // Dated from its claim: a message another tab sent while it streamed comes after it, as the learner saw it.
+  const { reply } = await storeNikaReply(context, providers, conversation, raw, conversation.greetingClaim ?? undefined);
   return { status: "ok", reply };
 }
 
