@@ -12,8 +12,8 @@
 // embedded database, this load generator), measured from /proc.
 // By default the existing ./build is served; --build rebuilds it. Own ports, database and data folder.
 import { spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { parseArgs } from "node:util";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { parseArgs, parseEnv } from "node:util";
 import {
   benchDb,
   cpuSnapshot,
@@ -50,9 +50,27 @@ const vars = ".cache/bench-throughput.vars";
 await requireFreePorts([port, helloPort, pgPort]);
 writeBenchVars(vars, { port, pgPort });
 
-// The floor: a worker that answers a fixed text, on the same wrangler and compatibility settings.
+// The floor: a worker that answers a fixed text, on the same wrangler and compatibility settings. Its /statement
+// is the floor of any page that reads the database: the app's per-request pool (node-postgres, max 1, the same
+// timeouts), one small parameterised statement on that fresh connection, the pool ended after the answer.
+const databaseUrl = parseEnv(readFileSync(vars, "utf8")).DATABASE_URL;
 mkdirSync(".cache/bench-hello", { recursive: true });
-writeFileSync(".cache/bench-hello/worker.js", 'export default { fetch() { return new Response("hello world") } };\n');
+writeFileSync(
+  ".cache/bench-hello/worker.js",
+  `import pg from "pg";
+const STATEMENT = "select i, md5(i::text) as h, i % 3 = 0 as b, 'lição ' || i as s from generate_series(1, $1::int) as i";
+export default {
+  async fetch(request, env, ctx) {
+    if (new URL(request.url).pathname !== "/statement") return new Response("hello world");
+    const pool = new pg.Pool({ connectionString: ${JSON.stringify(databaseUrl)}, max: 1, connectionTimeoutMillis: 5000, query_timeout: 10000 });
+    pool.on("error", () => {});
+    const { rows } = await pool.query({ text: STATEMENT, values: [20] });
+    ctx.waitUntil(pool.end());
+    return new Response(String(rows.length));
+  },
+};
+`,
+);
 writeFileSync(
   ".cache/bench-hello/wrangler.toml",
   'name = "bench-hello"\nmain = "worker.js"\ncompatibility_date = "2025-09-01"\ncompatibility_flags = ["nodejs_compat"]\n',
@@ -124,9 +142,11 @@ try {
   await pool.end();
   const { module_id: moduleId, lesson_id: lessonId } = rows[0];
 
-  // [label, path, expected status]; the first two are references: Remix with no database work at all (a resource
-  // route answering 405) and a public page (root loader: flags, no session).
+  // [label, path, expected status]; the first three are references: the floor worker sending one statement on its own
+  // connection (what any page with data pays at least), Remix with no database work at all (a resource route
+  // answering 405) and a public page (root loader: flags, no session).
   const pages = [
+    ["ref: floor + a statement", `${hello}/statement`],
     ["ref: Remix without database", "/api/errors", 405],
     ["ref: public /nika", "/nika"],
     ["/", "/"],
@@ -141,10 +161,11 @@ try {
   ].filter(([label, path]) => !opts.only || opts.only.split(",").some((wanted) => wanted === label || wanted === path));
 
   // Warm-up: every page under load for WARMUP_SECONDS (the worker's and the database's code compiled), the connections open.
-  for (const [, path] of pages) await (await fetch(base + path, { headers: { Cookie: cookie } })).arrayBuffer();
+  const urlOf = (path) => (path.startsWith("http") ? path : base + path);
+  for (const [, path] of pages) await (await fetch(urlOf(path), { headers: { Cookie: cookie } })).arrayBuffer();
   if (WARMUP_SECONDS > 0) {
     for (const [, path] of pages)
-      await requestLoop(base + path, {
+      await requestLoop(urlOf(path), {
         cookie,
         seconds: WARMUP_SECONDS,
         connections: CONNECTIONS,
@@ -158,14 +179,14 @@ try {
     `${CONNECTIONS} connections, ${SECONDS} s each, floor measured right before each page (loopback, wrangler dev` +
       `${opts.identity ? ", uncompressed answers" : ""})`,
   );
-  console.log(`${"page".padEnd(22)} ${"req/s".padStart(7)} ${"p50".padStart(9)} ${"p95".padStart(9)}   floor req/s   ratio`);
+  console.log(`${"page".padEnd(28)} ${"req/s".padStart(7)} ${"p50".padStart(9)} ${"p95".padStart(9)}   floor req/s   ratio`);
   for (const [label, path, expected] of pages) {
     const floorRun = await load(hello);
-    const run = await load(base + path, cookie, expected);
+    const run = await load(urlOf(path), cookie, expected);
     const ratio = run.rps / floorRun.rps;
     results.pages[label] = { path, ...run, floorRps: floorRun.rps, ratio };
     console.log(
-      `${label.padEnd(22)} ${run.rps.toFixed(1).padStart(7)} ${ms(run.p50)} ${ms(run.p95)}   ${floorRun.rps.toFixed(1).padStart(11)}   ${ratio.toFixed(2)}` +
+      `${label.padEnd(28)} ${run.rps.toFixed(1).padStart(7)} ${ms(run.p50)} ${ms(run.p95)}   ${floorRun.rps.toFixed(1).padStart(11)}   ${ratio.toFixed(2)}` +
         (run.failures ? `   (${run.failures} non-200!)` : ""),
     );
     if (opts.cpu) {
@@ -174,7 +195,7 @@ try {
           .sort(([a], [b]) => a.localeCompare(b))
           .map(([group, ms]) => `${group} ${ms.toFixed(2)}`)
           .join(" · ");
-      console.log(`${"".padEnd(22)} CPU ms/request: ${perRequest(run.cpuPerRequest)}  (floor: ${perRequest(floorRun.cpuPerRequest)})`);
+      console.log(`${"".padEnd(28)} CPU ms/request: ${perRequest(run.cpuPerRequest)}  (floor: ${perRequest(floorRun.cpuPerRequest)})`);
     }
     if (run.failures) process.exitCode = 1;
   }
