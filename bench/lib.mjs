@@ -154,6 +154,19 @@ export async function benchDb(vars) {
   return { db, pool, sql };
 }
 
+/** The first module of the catalogue and its first lesson (ids), read from the bench's embedded database. */
+export async function firstModuleAndLesson(vars) {
+  const { db, pool, sql } = await benchDb(vars);
+  try {
+    const { rows } = await db.execute(
+      sql`select m.id as module_id, l.id as lesson_id from modules m join lessons l on l.module_id = m.id order by m.order_index, l.order_index limit 1`,
+    );
+    return { moduleId: rows[0].module_id, lessonId: rows[0].lesson_id };
+  } finally {
+    await pool.end();
+  }
+}
+
 /** `seconds` of a 220 Hz tone as 16 kHz mono 16-bit PCM WAV (what the pages' recorder sends). */
 export function toneWav(seconds = 2) {
   const rate = 16_000;

@@ -14,7 +14,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { launch } from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { benchDb, requireFreePorts, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
+import { firstModuleAndLesson, requireFreePorts, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
 
 const { values: opts } = parseArgs({
   options: {
@@ -150,12 +150,7 @@ try {
   const cookie = await signInAsLearner(base);
 
   // A module and its first lesson, read from the same embedded database the app uses.
-  const { db, pool, sql } = await benchDb(vars);
-  const { rows } = await db.execute(
-    sql`select m.id as module_id, l.id as lesson_id from modules m join lessons l on l.module_id = m.id order by m.order_index, l.order_index limit 1`,
-  );
-  await pool.end();
-  const { module_id: moduleId, lesson_id: lessonId } = rows[0];
+  const { moduleId, lessonId } = await firstModuleAndLesson(vars);
 
   // A chat: /chat-with-nika/english opens a conversation and redirects to its page (…?c=<id>); audit that page.
   const opened = await fetch(`${base}/chat-with-nika/english`, { headers: { Cookie: cookie }, redirect: "manual" });

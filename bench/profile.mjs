@@ -5,12 +5,13 @@
 // self time and the most total time, plus the time under a few landmarks (loaders, React's render, the
 // database driver), and the self time per package (from the bundle's source map). The raw profile is written to bench/results/ (open it in Chrome DevTools → Performance).
 //   node bench/profile.mjs --path /labs [--seconds 6] [--connections 8] [--top 30]
+// --path module / --path lesson: the catalogue's first module / its first lesson.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { SourceMapConsumer } from "source-map-js";
 import WebSocket from "ws";
-import { requestLoop, requireFreePorts, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
+import { firstModuleAndLesson, requestLoop, requireFreePorts, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
 
 const { values: opts } = parseArgs({
   options: {
@@ -142,7 +143,9 @@ function summarize(profile) {
 try {
   await untilReady(app);
   const cookie = opts.anonymous ? undefined : await signInAsLearner(base);
-  const url = base + opts.path;
+  const courses = opts.path === "module" || opts.path === "lesson" ? await firstModuleAndLesson(vars) : undefined;
+  const path = courses ? (opts.path === "module" ? `/courses/modules/${courses.moduleId}` : `/courses/lessons/${courses.lessonId}`) : opts.path;
+  const url = base + path;
   for (let i = 0; i < 20; i++) await (await fetch(url, { headers: cookie ? { Cookie: cookie } : {} })).arrayBuffer();
 
   const session = await devtools();
@@ -164,7 +167,7 @@ try {
   const perRequest = (ms) => `${((ms / requests) * 1000).toFixed(0)} µs/req`.padStart(14);
   const top = Number(opts.top);
   console.log(
-    `${opts.path}: ${requests} requests in ${SECONDS} s (${(requests / SECONDS).toFixed(1)} req/s, statuses ${[...statuses].map(([s, n]) => `${s}×${n}`).join(" ")}); ` +
+    `${path}: ${requests} requests in ${SECONDS} s (${(requests / SECONDS).toFixed(1)} req/s, statuses ${[...statuses].map(([s, n]) => `${s}×${n}`).join(" ")}); ` +
       `worker busy ${busy.toFixed(0)} ms of ${all.toFixed(0)} ms sampled = ${perRequest(busy).trim()}`,
   );
   console.log(`\nself time (top ${top})`);

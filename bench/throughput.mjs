@@ -15,9 +15,9 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs, parseEnv } from "node:util";
 import {
-  benchDb,
   cpuSnapshot,
   cpuSpent,
+  firstModuleAndLesson,
   percentile,
   requestLoop,
   requireFreePorts,
@@ -135,12 +135,7 @@ function processGroup(cmdline) {
 const results = { seconds: SECONDS, connections: CONNECTIONS, identity: opts.identity, pages: {} };
 try {
   const cookie = await signInAsLearner(base);
-  const { db, pool, sql } = await benchDb(vars);
-  const { rows } = await db.execute(
-    sql`select m.id as module_id, l.id as lesson_id from modules m join lessons l on l.module_id = m.id order by m.order_index, l.order_index limit 1`,
-  );
-  await pool.end();
-  const { module_id: moduleId, lesson_id: lessonId } = rows[0];
+  const { moduleId, lessonId } = await firstModuleAndLesson(vars);
 
   // [label, path, expected status]; the first three are references: the floor worker sending one statement on its own
   // connection (what any page with data pays at least), Remix with no database work at all (a resource route
