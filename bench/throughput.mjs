@@ -51,21 +51,23 @@ await requireFreePorts([port, helloPort, pgPort]);
 writeBenchVars(vars, { port, pgPort });
 
 // The floor: a worker that answers a fixed text, on the same wrangler and compatibility settings. Its /statement
-// is the floor of any page that reads the database: the app's per-request pool (node-postgres, max 1, the same
-// timeouts), one small parameterised statement on that fresh connection, the pool ended after the answer.
+// is the floor of any page that reads the database: the app's own per-request database (createRequestDb: node-postgres,
+// one connection, the same timeouts), one small parameterised statement on that fresh connection, closed after the
+// answer as server.ts closes it.
 const databaseUrl = parseEnv(readFileSync(vars, "utf8")).DATABASE_URL;
 mkdirSync(".cache/bench-hello", { recursive: true });
 writeFileSync(
   ".cache/bench-hello/worker.js",
-  `import pg from "pg";
-const STATEMENT = "select i, md5(i::text) as h, i % 3 = 0 as b, 'lição ' || i as s from generate_series(1, $1::int) as i";
+  `import { sql } from "drizzle-orm";
+import { createRequestDb } from "../../app/server/db.server.ts";
 export default {
   async fetch(request, env, ctx) {
     if (new URL(request.url).pathname !== "/statement") return new Response("hello world");
-    const pool = new pg.Pool({ connectionString: ${JSON.stringify(databaseUrl)}, max: 1, connectionTimeoutMillis: 5000, query_timeout: 10000 });
-    pool.on("error", () => {});
-    const { rows } = await pool.query({ text: STATEMENT, values: [20] });
-    ctx.waitUntil(pool.end());
+    const requestDb = createRequestDb({ DATABASE_URL: ${JSON.stringify(databaseUrl)} });
+    const { rows } = await requestDb.db.execute(
+      sql\`select i, md5(i::text) as h, i % 3 = 0 as b, 'lição ' || i as s from generate_series(1, \${20}::int) as i\`,
+    );
+    ctx.waitUntil(requestDb.close());
     return new Response(String(rows.length));
   },
 };
