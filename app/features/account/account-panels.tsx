@@ -7,18 +7,15 @@ import { Form, Link, useRevalidator } from "@remix-run/react";
 import { lazy, Suspense, useEffect, useState, type ReactNode } from "react";
 import { buttonVariants, SubmitButton } from "~/components/button";
 import { BUY_CREDITS_PATH } from "~/components/credits";
-import { ConformForm, FieldError, inputClass, labelClass, useSchemaForm } from "~/components/forms";
+import { ConformForm, FieldError, inputClass, labelClass, useServerForm } from "~/components/form-fields";
 import { NoticeBox } from "~/components/notice";
 import { useHydrated } from "~/lib/use-hydrated";
 import {
   derivedStatistics,
-  emailChangeSchema,
   formatCountdown,
   formatRenewalDate,
   ledgerLabel,
-  nameSchema,
   NAME_MAX,
-  whatsappSchema,
   EMAIL_MAX,
   type EditableField,
   type Statistics,
@@ -203,6 +200,18 @@ function FieldRow({
   );
 }
 
+/**
+ * What getZodConstraint gives for nameSchema, whatsappSchema and emailChangeSchema (account-schemas.ts), written out
+ * so /config loads no zod (a unit test holds them equal). The profile forms are checked by the server only: Salvar
+ * waits for a non-blank value and each input has its maxLength, and the server's reply shows any other refusal
+ * ('WhatsApp inválido', 'Este já é o seu email atual'), with or without JavaScript.
+ */
+export const PROFILE_CONSTRAINTS = {
+  name: { intent: { required: true }, name: { required: true } },
+  whatsapp: { intent: { required: true }, whatsapp: { required: true } },
+  email: { intent: { required: true }, email: { required: true }, confirmed: { required: false } },
+};
+
 /** The name or the WhatsApp number: one input, Salvar (disabled while blank with JS) and Cancelar. */
 function TextFieldForm({
   intent,
@@ -221,9 +230,10 @@ function TextFieldForm({
   maxLength: number;
   autoComplete: string;
 }) {
-  const [form, fields] = useSchemaForm(intent === "name" ? nameSchema : whatsappSchema, lastResult, {
+  const [form, fields] = useServerForm<Record<"intent" | typeof intent, string>>(lastResult, {
     id: `account-${intent}`,
     defaultValue: { intent, [intent]: defaultValue },
+    constraint: PROFILE_CONSTRAINTS[intent],
   });
   const field = intent === "name" ? fields.name : fields.whatsapp;
   const [value, setValue] = useState(String(lastResult?.initialValue?.[intent] ?? defaultValue));
@@ -371,7 +381,11 @@ export function ProfilePanel({
 }
 
 function EmailForm({ currentEmail, lastResult }: { currentEmail: string; lastResult?: SubmissionResult<string[]> | null }) {
-  const [form, fields] = useSchemaForm(emailChangeSchema(currentEmail), lastResult, { id: "account-email", defaultValue: { intent: "email" } });
+  const [form, fields] = useServerForm<{ intent: string; email: string; confirmed: string }>(lastResult, {
+    id: "account-email",
+    defaultValue: { intent: "email" },
+    constraint: PROFILE_CONSTRAINTS.email,
+  });
   const [value, setValue] = useState(String(lastResult?.initialValue?.email ?? ""));
   const blank = useBlank(value);
   const error = fields.email.errors?.[0];

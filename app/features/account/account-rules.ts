@@ -1,7 +1,6 @@
-// Rules of the Conta tab (spec §3, §4, §5, §9), shared by the browser (conform, instant feedback) and
-// the server actions (the authority): the profile fields, the e-mail change, the statistics' derived
-// values, the credit history's labels and the São Paulo renewal clock.
-import { z } from "zod";
+// Rules of the Conta tab (spec §3, §4, §5, §9), shared by the page and the server actions: the profile fields'
+// limits and messages, the statistics' derived values, the credit history's labels and the São Paulo renewal clock.
+// Free of zod, so /config downloads none (decision 0019, thirteenth pass); the forms' schemas are account-schemas.ts.
 
 /** Spec §5 text sanitiser limit. */
 export const TEXT_MAX = 5000;
@@ -35,55 +34,10 @@ export const EMAIL_MESSAGES = {
   same: "Este já é o seu email atual",
 } as const;
 
-export const nameSchema = z.object({
-  intent: z.literal("name"),
-  name: z
-    .string()
-    .optional()
-    .transform((value) => sanitizeText(value ?? ""))
-    .pipe(z.string({ error: NAME_MESSAGES.required }).min(1, NAME_MESSAGES.required).max(NAME_MAX, NAME_MESSAGES.tooLong)),
-});
-
 /** Phone characters only, 8 to 15 digits (E.164's range), at most 30 characters as typed. */
 export function isWhatsapp(value: string) {
   const digits = value.replace(/\D/g, "").length;
   return /^\+?[\d\s().-]+$/.test(value) && digits >= 8 && digits <= 15;
-}
-
-export const whatsappSchema = z.object({
-  intent: z.literal("whatsapp"),
-  whatsapp: z
-    .string()
-    .optional()
-    .transform((value) => sanitizeText(value ?? ""))
-    .pipe(
-      z
-        .string({ error: WHATSAPP_MESSAGES.required })
-        .min(1, WHATSAPP_MESSAGES.required)
-        .max(WHATSAPP_MAX, WHATSAPP_MESSAGES.invalid)
-        .refine(isWhatsapp, WHATSAPP_MESSAGES.invalid),
-    ),
-});
-
-/** The new address: trimmed, lower-cased, required, a valid e-mail of at most 254, not the current one. */
-export function emailChangeSchema(currentEmail?: string) {
-  return z.object({
-    intent: z.literal("email"),
-    email: z
-      .string()
-      .optional()
-      .transform((value) => (value ?? "").trim().toLowerCase())
-      .pipe(
-        z
-          .string({ error: EMAIL_MESSAGES.required })
-          .min(1, EMAIL_MESSAGES.required)
-          .max(EMAIL_MAX, EMAIL_MESSAGES.tooLong)
-          .pipe(z.email(EMAIL_MESSAGES.invalid))
-          .refine((email) => !currentEmail || email !== currentEmail.toLowerCase(), EMAIL_MESSAGES.same),
-      ),
-    /** Without JS the first post shows the confirmation section; `confirmed=1` sends the link. */
-    confirmed: z.literal("1").optional(),
-  });
 }
 
 export const ACCOUNT_INTENTS = ["name", "whatsapp", "email", "resend_email", "cancel_email"] as const;

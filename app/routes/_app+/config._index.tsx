@@ -5,15 +5,8 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { CreditsPanel, panelClass, ProfilePanel, StatisticsPanel, type AccountActionData } from "~/features/account/account-panels";
-import {
-  EDITABLE_FIELDS,
-  emailChangeSchema,
-  nameSchema,
-  nextRenewalDate,
-  secondsToSaoPauloMidnight,
-  whatsappSchema,
-  type EditableField,
-} from "~/features/account/account-rules";
+import { EDITABLE_FIELDS, nextRenewalDate, secondsToSaoPauloMidnight, type EditableField } from "~/features/account/account-rules";
+import { emailChangeSchema, nameSchema, whatsappSchema } from "~/features/account/account-schemas";
 import { loadAccount, updateProfileField } from "~/features/account/account.server";
 import { TAB_PATHS } from "~/features/account/ConfigLayout";
 import { publicOrigin } from "~/features/auth/accounts.server";
