@@ -49,4 +49,3 @@ export function emailChangeSchema(currentEmail?: string) {
     confirmed: z.literal("1").optional(),
   });
 }
-
