@@ -84,7 +84,13 @@ export default function LessonRoute() {
   return (
     <div className="mx-auto w-full max-w-5xl px-4 py-6 sm:px-6 sm:py-8">
       <LessonHeader page={page} isAdmin={isAdmin} />
-      <LessonVideo videoUrl={page.lesson.videoUrl} iframe={page.lesson.iframe} title={page.lesson.title} className="mt-5" />
+      <LessonVideo
+        videoUrl={page.lesson.videoUrl}
+        iframe={page.lesson.iframe}
+        title={page.lesson.title}
+        thumbnailUrl={page.lesson.thumbnailUrl}
+        className="mt-5"
+      />
       <div className="mt-5">
         <LessonActions page={page} completionFailure={completionFailure} />
       </div>
