@@ -1,7 +1,8 @@
 // The app's forms without a schema library: the conform form that provides its state, one family of labelled fields
 // (input, textarea, select, checkbox, file) with hints and errors, and `useServerForm` for a form whose rules the
-// server alone checks. Kept free of zod so that a page whose only form needs no browser validation (the lesson's
-// comments) does not download it (decision 0019, seventh pass); `~/components/forms` adds `useSchemaForm` on top.
+// server alone checks. Kept free of zod so that a page whose forms need no browser validation (the lesson's comments,
+// /config's profile) does not download it (decision 0019, seventh and thirteenth passes); `~/components/forms` adds
+// `useSchemaForm` on top.
 // Every field reads its own state through conform's useField, so it re-renders with its errors — also on the first
 // submit after hydration. Without JavaScript the server's reply (lastResult) fills them.
 import {
@@ -31,8 +32,10 @@ export type ServerFormOptions = {
 
 /**
  * conform form state without validation in the browser: every submit goes to the server, whose reply (`lastResult`)
- * shows the errors with or without JavaScript. For forms whose rules the browser cannot break in practice (a submit
- * disabled while blank, a `maxLength`), so the page needs no schema library. conform's own intents (`form.reset()`)
+ * shows the errors with or without JavaScript. For forms whose browser-side rules are only HTML constraints (a submit
+ * disabled while blank, a `maxLength`) and whose other refusals may wait for the server's reply (the lesson's comment,
+ * /config's WhatsApp and e-mail formats): one round trip on a typo instead of a schema library on every visit.
+ * conform's own intents (`form.reset()`)
  * are still resolved in the browser — without `onValidate` conform would post them to the server — and nothing is
  * sent while typing (no revalidation on input).
  */

@@ -7,6 +7,7 @@
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Locator } from "@playwright/test";
 import { and, eq } from "drizzle-orm";
 import { encodeWav } from "../../app/lib/audio/wav";
 import { pronunciationAttempts, users } from "../../app/server/schema";
@@ -80,7 +81,15 @@ test("the list shows 100 levels; a file upload is scored at level 1 with every w
   await page.getByRole("link", { name: "Voltar aos níveis" }).click();
   await expect(page).toHaveRedirectedTo("/pronunciation-game");
   const stars = overall > 70 ? 3 : overall > 30 ? 2 : 1;
-  await expect(page.getByTestId("level-card").first()).toHaveAccessibleName(`Nível 1: recorde ${overall}, ${stars} de 3 estrelas`);
+  const firstCard = page.getByTestId("level-card").first();
+  await expect(firstCard).toHaveAccessibleName(`Nível 1: recorde ${overall}, ${stars} de 3 estrelas`);
+  // what the card draws: the row of that many earned stars (one symbol per page), the ring's arc up to the score;
+  // level 2, unscored, draws the track alone
+  await expect(firstCard.locator("use")).toHaveAttribute("href", `#level-stars-${stars}`);
+  await expect(page.locator(`symbol#level-stars-${stars} path[fill="var(--star-on)"]`)).toHaveCount(1);
+  const arcOf = (card: Locator) => card.locator(".score-ring").evaluate((ring) => getComputedStyle(ring, "::before").backgroundImage);
+  expect(await arcOf(firstCard)).toContain(`${attempt!.overallScore}%`);
+  expect(await arcOf(page.getByTestId("level-card").nth(1))).toMatch(/^conic-gradient\(rgba\(0, 0, 0, 0\) 0%/);
 });
 
 test("Próximo nível goes on, and after level 100 back to the list", async ({ page, learner }) => {

@@ -44,6 +44,7 @@ export function LevelGrid({ levels, isAdmin }: { levels: LevelSummary[]; isAdmin
         </Link>
       ) : null}
       <PremiumBanner />
+      <StarSymbols />
       <ol className={cn(GRID, "mt-6")} aria-label="Níveis">
         {levels.map((summary) => (
           <li key={summary.level}>
@@ -57,34 +58,39 @@ export function LevelGrid({ levels, isAdmin }: { levels: LevelSummary[]; isAdmin
 
 /** StarIcon's outline, drawn at `x` (viewBox units) with relative lines after an absolute start. */
 const starAt = (i: number) => `M${12 + 26 * i} 3.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8-5.2-2.7-5.2 2.7 1-5.8-4.3-4.1 5.9-.9z`;
-const starsPath = (indexes: number[], className: string) =>
-  indexes.length ? `<path class="${className}" d="${indexes.map(starAt).join("")}"></path>` : "";
-/** A card's three stars (0–3 earned) as at most two paths: the earned ones filled, the others outlined. */
-const STAR_ROWS = [0, 1, 2, 3].map(
-  (earned) =>
-    starsPath([0, 1, 2].slice(0, earned), "fill-current text-amber-500 dark:text-amber-300") +
-    starsPath([0, 1, 2].slice(earned), "text-slate-300 dark:text-night-600"),
-);
+const starsPath = (indexes: number[], colour: string, filled: boolean) =>
+  indexes.length
+    ? `<path fill="${filled ? colour : "none"}" stroke="${colour}" stroke-width="1.8" stroke-linejoin="round" d="${indexes.map(starAt).join("")}"></path>`
+    : "";
+/**
+ * The four rows of three stars (0–3 earned) as symbols, drawn once per page: a card shows one with `<use>`. Colours are
+ * `.level-stars`' custom properties, which reach the symbol's copy through inheritance (light and dark).
+ */
+const STAR_SYMBOLS = [0, 1, 2, 3]
+  .map(
+    (earned) =>
+      `<symbol id="level-stars-${earned}" viewBox="0 0 76 24">` +
+      starsPath([0, 1, 2].slice(0, earned), "var(--star-on)", true) +
+      starsPath([0, 1, 2].slice(earned), "var(--star-off)", false) +
+      "</symbol>",
+  )
+  .join("");
 
-// 100 cards a page: every element and class name here is paid 100 times (server render, bytes, hydration), so the
-// card's look lives in `.level-card` (tailwind.css), its stars are one SVG of one or two paths, and an empty ring is a border.
+function StarSymbols() {
+  return <svg width="0" height="0" className="absolute" aria-hidden="true" dangerouslySetInnerHTML={{ __html: STAR_SYMBOLS }} />;
+}
+
+// 100 cards a page: every element, attribute and class name here is paid 100 times (server render, bytes, hydration),
+// so the card's look lives in `.level-card`, its stars are a `<use>` of a symbol and its ring one element drawn by CSS.
 function LevelCard({ summary: { level, bestScore } }: { summary: LevelSummary }) {
   const stars = starsOf(bestScore);
   const label = `${T.level(level)}: ${bestScore === null ? "sem pontuação" : `recorde ${shownScore(bestScore)}`}, ${stars} de 3 estrelas`;
   return (
     <Link to={levelPath(level)} aria-label={label} prefetch="intent" data-testid="level-card" className="level-card">
-      <svg
-        width="50"
-        height="16"
-        viewBox="0 0 76 24"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="1.8"
-        strokeLinejoin="round"
-        aria-hidden="true"
-        dangerouslySetInnerHTML={{ __html: STAR_ROWS[stars]! }}
-      />
-      <ScoreRing score={bestScore} size={56} className="text-lg font-bold">
+      <svg width="50" height="16" aria-hidden="true" className="level-stars">
+        <use href={`#level-stars-${stars}`} />
+      </svg>
+      <ScoreRing score={bestScore} size="card" className="text-lg font-bold">
         {level}
       </ScoreRing>
       <span

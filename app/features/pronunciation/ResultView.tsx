@@ -29,7 +29,7 @@ export function ResultView({ level, attempt }: { level: LevelPageData["level"]; 
         {T.steps.results}
       </h2>
       <div className="flex flex-col items-center gap-5 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:flex-row sm:items-center dark:bg-night-900 dark:ring-night-700">
-        <ScoreRing score={attempt.overallScore} size={160} label={`${T.overall}: ${shownScore(attempt.overallScore)}`} className="shrink-0">
+        <ScoreRing score={attempt.overallScore} size="result" label={`${T.overall}: ${shownScore(attempt.overallScore)}`} className="shrink-0">
           <span className="flex flex-col items-center">
             <span className={cn("text-4xl font-bold", TIER_TEXT[tierOf(attempt.overallScore)])} data-testid="overall-score">
               {shownScore(attempt.overallScore)}

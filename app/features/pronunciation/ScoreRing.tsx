@@ -15,6 +15,16 @@ export const TIER_SURFACE: Record<ScoreTier, string> = {
   poor: "bg-rose-50 ring-rose-200 dark:bg-rose-400/10 dark:ring-rose-400/30",
 };
 
+/** The ring's two sizes (`.score-ring-*` in tailwind.css): a level card's and the result's (160 px, spec §9). */
+const RING_SIZE = { card: "score-ring-card", result: "score-ring-result" } as const;
+
+/** The arc's colour per tier (`--ring-color`, light and dark, in tailwind.css). */
+const TIER_RING: Record<ScoreTier, string> = { good: "score-ring-good", fair: "score-ring-fair", poor: "score-ring-poor" };
+
+/**
+ * One element, drawn by CSS (`.score-ring`: a conic gradient masked to a ring, the track where there is no score): the
+ * level list draws 100 of them, so each is a class and a custom property instead of an SVG of two circles.
+ */
 export function ScoreRing({
   score,
   size,
@@ -23,56 +33,19 @@ export function ScoreRing({
   children,
 }: {
   score: number | null;
-  size: number;
+  size: keyof typeof RING_SIZE;
   /** Accessible text of the ring (e.g. "Pontuação geral: 82"); without it the ring is decoration. */
   label?: string;
   className?: string;
   children?: React.ReactNode;
 }) {
-  if (score === null)
-    // No score: the track alone, drawn as a border (one element instead of a ring SVG over the number).
-    return (
-      <div
-        {...(label ? { role: "img", "aria-label": label } : { "aria-hidden": true })}
-        className={cn("grid place-items-center rounded-full border-slate-200 text-center dark:border-night-700", className)}
-        style={{ width: size, height: size, borderWidth: strokeOf(size) }}
-      >
-        {children ?? "—"}
-      </div>
-    );
   return (
     <div
       {...(label ? { role: "img", "aria-label": label } : { "aria-hidden": true })}
-      className={cn("relative inline-grid place-items-center", className)}
-      style={{ width: size, height: size }}
+      className={cn("score-ring", RING_SIZE[size], score !== null && TIER_RING[tierOf(score)], className)}
+      style={score === null ? undefined : ({ "--ring-score": Math.min(100, Math.max(0, score)) } as React.CSSProperties)}
     >
-      <svg
-        width={size}
-        height={size}
-        viewBox={`0 0 ${size} ${size}`}
-        aria-hidden="true"
-        className="-rotate-90"
-        dangerouslySetInnerHTML={{ __html: ringCircles(score, size) }}
-      />
-      <span aria-hidden="true" className="absolute inset-0 grid place-items-center text-center">
-        {children ?? shownScore(score)}
-      </span>
+      {children ?? (score === null ? "—" : shownScore(score))}
     </div>
   );
-}
-
-/**
- * The ring's track and its arc as SVG markup: the level list draws 100 rings, and one string per ring is one element
- * for React to render and hydrate instead of three.
- */
-const strokeOf = (size: number) => Math.max(4, Math.round(size / 14));
-
-function ringCircles(score: number, size: number): string {
-  const stroke = strokeOf(size);
-  const radius = (size - stroke) / 2;
-  const centre = size / 2;
-  const track = `<circle cx="${centre}" cy="${centre}" r="${radius}" fill="none" stroke-width="${stroke}" class="stroke-slate-200 dark:stroke-night-700"></circle>`;
-  const circumference = 2 * Math.PI * radius;
-  const filled = Math.min(100, Math.max(0, score)) / 100;
-  return `${track}<circle cx="${centre}" cy="${centre}" r="${radius}" fill="none" stroke="currentColor" stroke-width="${stroke}" stroke-linecap="round" stroke-dasharray="${circumference * filled} ${circumference}" class="${TIER_TEXT[tierOf(score)]}"></circle>`;
 }
