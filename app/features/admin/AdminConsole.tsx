@@ -103,7 +103,7 @@ function SwitchConfig({ row, action }: { row: ConfigRow; action: string }) {
         data-config-key={row.key}
         className={cn(
           "relative inline-flex h-7 w-12 shrink-0 items-center rounded-full border-2 border-transparent transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500",
-          on ? "bg-indigo-600" : "bg-slate-400 dark:bg-night-600",
+          on ? "bg-indigo-600" : "bg-slate-400",
         )}
       >
         <span className="sr-only">{on ? "Ativado" : "Desativado"}</span>
