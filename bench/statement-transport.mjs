@@ -1,0 +1,176 @@
+#!/usr/bin/env node
+// What one statement costs a worker by transport (issue 13, decision 0019 fourteenth pass): the page's way —
+// node-postgres over TCP on a fresh connection (createRequestDb, the app's own code) to the embedded database's server —
+// against the one alternative a Worker has without Hyperdrive, SQL over HTTP (Neon's `neon()` shape: one POST of
+// { query, params } answered with { fields, rows }), served here by a small Node server in front of its own PGlite.
+// A hello-world worker on `wrangler dev` answers /tcp, /http and / (the floor); they are loaded alternately with
+// keep-alive connections and each row prints req/s, p50, its ratio to the floor and CPU per request per process.
+//   node bench/statement-transport.mjs [--seconds 6] [--connections 8] [--rounds 3]
+// Loopback only; own ports and a throwaway data folder.
+import { fork, spawn } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import { parseArgs } from "node:util";
+import { cpuSnapshot, cpuSpent, percentile, requestLoop, requireFreePorts } from "./lib.mjs";
+
+// The same 20-row statement both ways.
+const QUERY = "select i, md5(i::text) as h, i % 3 = 0 as b, 'lição ' || i as s from generate_series(1, $1::int) as i";
+const workerPort = "8783";
+const pgPort = "25396";
+const httpPort = "25395";
+
+if (process.argv.includes("--serve-http-sql")) {
+  // The child: SQL over HTTP in front of its own in-memory PGlite, compiled like the embedded database's (no Liftoff).
+  (await import("node:v8")).setFlagsFromString("--no-liftoff");
+  const { PGlite } = await import("@electric-sql/pglite");
+  const db = await PGlite.create();
+  http
+    .createServer(async (request, response) => {
+      const chunks = [];
+      for await (const chunk of request) chunks.push(chunk);
+      const { query, params } = JSON.parse(Buffer.concat(chunks).toString());
+      const result = await db.query(query, params, { rowMode: "array" });
+      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ fields: result.fields, rows: result.rows }));
+    })
+    .listen(Number(httpPort), "127.0.0.1");
+  await new Promise(() => {}); // until killed
+}
+
+const { values: opts } = parseArgs({
+  options: {
+    seconds: { type: "string", default: "6" },
+    connections: { type: "string", default: "8" },
+    rounds: { type: "string", default: "3" },
+  },
+});
+const SECONDS = Math.max(2, Math.min(60, Number(opts.seconds)));
+const CONNECTIONS = Math.max(1, Math.min(64, Number(opts.connections)));
+const ROUNDS = Math.max(1, Math.min(10, Number(opts.rounds)));
+await requireFreePorts([workerPort, pgPort, httpPort]);
+
+rmSync(".cache/bench-transport", { recursive: true, force: true });
+mkdirSync(".cache/bench-transport/worker", { recursive: true });
+const database = fork("scripts/db-server.mjs", ["--data", ".cache/bench-transport/pglite", "--pg-port", pgPort], { stdio: "ignore" });
+
+const sqlServer = fork(new URL(import.meta.url).pathname, ["--serve-http-sql"], { stdio: "inherit" });
+
+writeFileSync(
+  ".cache/bench-transport/worker/worker.js",
+  `import { sql } from "drizzle-orm";
+import { createRequestDb } from "../../../app/server/db.server.ts";
+export default {
+  async fetch(request, env, ctx) {
+    const path = new URL(request.url).pathname;
+    if (path === "/tcp") {
+      const requestDb = createRequestDb({ DATABASE_URL: "postgres://postgres:postgres@127.0.0.1:${pgPort}/postgres" });
+      const { rows } = await requestDb.db.execute(sql.raw(${JSON.stringify(QUERY.replace("$1", "20"))}));
+      ctx.waitUntil(requestDb.close());
+      return new Response(String(rows.length));
+    }
+    if (path === "/http") {
+      const answer = await fetch("http://127.0.0.1:${httpPort}/sql", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: ${JSON.stringify(QUERY)}, params: [20] }),
+      });
+      const { rows } = await answer.json();
+      return new Response(String(rows.length));
+    }
+    return new Response("hello world");
+  },
+};
+`,
+);
+writeFileSync(
+  ".cache/bench-transport/worker/wrangler.toml",
+  'name = "bench-transport"\nmain = "worker.js"\ncompatibility_date = "2025-09-01"\ncompatibility_flags = ["nodejs_compat"]\n',
+);
+const worker = spawn(
+  "npx",
+  ["wrangler", "dev", "--config", ".cache/bench-transport/worker/wrangler.toml", "--port", workerPort, "--ip", "127.0.0.1"],
+  { stdio: "ignore", env: { ...process.env, WRANGLER_SEND_METRICS: "false", NODE_ENV: "production" }, detached: true },
+);
+const stop = () => {
+  database.kill();
+  sqlServer.kill();
+  try {
+    process.kill(-worker.pid, "SIGTERM");
+  } catch {
+    // already gone
+  }
+};
+process.on("SIGINT", () => (stop(), process.exit(130)));
+
+const base = `http://127.0.0.1:${workerPort}`;
+try {
+  for (
+    let i = 0;
+    !(await fetch(`${base}/tcp`).then(
+      (r) => r.ok,
+      () => false,
+    ));
+    i++
+  ) {
+    if (i > 300) throw new Error("the worker or the database did not start");
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  for (
+    let i = 0;
+    !(await fetch(`${base}/http`).then(
+      (r) => r.ok,
+      () => false,
+    ));
+    i++
+  ) {
+    if (i > 100) throw new Error("the HTTP SQL server did not start");
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const groupOf = (cmdline) =>
+    cmdline.includes("workerd")
+      ? "workerd"
+      : cmdline.includes("db-server.mjs")
+        ? "pg-server"
+        : cmdline.includes("--serve-http-sql")
+          ? "http-sql"
+          : cmdline.includes("statement-transport.mjs")
+            ? "load"
+            : undefined;
+  const load = async (path) => {
+    const before = cpuSnapshot();
+    const { latencies, statuses } = await requestLoop(base + path, { seconds: SECONDS, connections: CONNECTIONS });
+    const cpu = cpuSpent(before, cpuSnapshot(), groupOf);
+    const perRequest = Object.entries(cpu)
+      .filter(([, ms]) => ms > 0)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([group, ms]) => `${group} ${(ms / latencies.length).toFixed(2)}`)
+      .join(" · ");
+    return {
+      rps: latencies.length / SECONDS,
+      p50: percentile(latencies, 0.5),
+      failures: latencies.length - (statuses.get(200) ?? 0),
+      perRequest,
+    };
+  };
+  // Warm-up (both databases' WebAssembly compiled, the connections open), discarded.
+  for (const path of ["/", "/tcp", "/http"]) await requestLoop(base + path, { seconds: 3, connections: CONNECTIONS });
+
+  console.log(`${CONNECTIONS} connections, ${SECONDS} s per row, the floor (/) right before each transport; CPU in ms per request`);
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const [label, path] of [
+      ["TCP (node-postgres)", "/tcp"],
+      ["HTTP (SQL over fetch)", "/http"],
+    ]) {
+      const floor = await load("/");
+      const run = await load(path);
+      console.log(
+        `${label.padEnd(22)} ${run.rps.toFixed(0).padStart(5)} req/s  p50 ${run.p50.toFixed(1).padStart(5)} ms  ratio ${(run.rps / floor.rps).toFixed(2)}` +
+          `  | ${run.perRequest}  (floor ${floor.rps.toFixed(0)} req/s: ${floor.perRequest})` +
+          (run.failures ? `  ${run.failures} non-200!` : ""),
+      );
+      if (run.failures) process.exitCode = 1;
+    }
+  }
+} finally {
+  stop();
+}
+setTimeout(() => process.exit(process.exitCode ?? 0), 500);
