@@ -120,9 +120,11 @@ test("the English level test ends with a level shown on the page and on the acco
   await expect(nikaMessages(page).last().getByTestId("message-text")).toHaveText('Você disse: "". Muito bem, continue praticando!');
 
   await page.goto("/config");
-  await expect(page.getByTestId("account-english-level")).toContainText("B2 — Intermediário avançado (teste feito em");
+  await expect(page.getByTestId("account-english-level")).toContainText(/B2 — Intermediário avançado \(teste feito em \d{2}\/\d{2}\/\d{4}\)/);
+  const testDay = (await page.getByTestId("account-english-level").innerText()).match(/\d{2}\/\d{2}\/\d{4}/)![0];
   await page.goto("/english-level-test");
   await expect(page.getByRole("button", { name: "Refazer o teste" })).toBeVisible();
+  await expect(page.getByTestId("english-level")).toContainText(`Teste feito em ${testDay}`);
   expect((await userById(learner.id)).englishLevel).toBe("B2");
 });
 

@@ -92,8 +92,11 @@ export function ledgerLabel(reason: string, delta: number): string {
 
 const SAO_PAULO = "America/Sao_Paulo";
 
+// Built on first use and kept: constructing a formatter costs more than formatting with it (≈ 0.1 ms in workerd).
+let saoPauloClock: Intl.DateTimeFormat | undefined;
+
 function saoPauloParts(now: Date) {
-  const parts = new Intl.DateTimeFormat("en-CA", {
+  saoPauloClock ??= new Intl.DateTimeFormat("en-CA", {
     timeZone: SAO_PAULO,
     year: "numeric",
     month: "2-digit",
@@ -102,7 +105,8 @@ function saoPauloParts(now: Date) {
     minute: "2-digit",
     second: "2-digit",
     hourCycle: "h23",
-  }).formatToParts(now);
+  });
+  const parts = saoPauloClock.formatToParts(now);
   const get = (type: string) => Number(parts.find((p) => p.type === type)!.value);
   return { year: get("year"), month: get("month"), day: get("day"), hour: get("hour"), minute: get("minute"), second: get("second") };
 }

@@ -4,6 +4,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { sql } from "drizzle-orm";
 import { formatBRL } from "~/features/billing";
+import { saoPauloDateTime } from "~/lib/dates";
 import { jsonValue, rowsOf } from "~/server/db.server";
 
 export const LEDGER_PAGE_SIZE = 10;
@@ -24,16 +25,13 @@ export type LedgerEntry = {
   amountLabel: string | null;
 };
 
-let ledgerDateTime: Intl.DateTimeFormat | undefined;
-
 /**
  * "25/11/2026, 14:05" (São Paulo) and "R$ 24,90" / "−R$ 24,90": written out here because a browser's first Intl
  * formatter loads its ICU data inside the page's hydration (13–20 ms on a fast machine; decision 0019, sixth pass).
  */
 function ledgerLabels(createdAt: string, amountCents: number | null) {
-  ledgerDateTime ??= new Intl.DateTimeFormat("pt-BR", { timeZone: "America/Sao_Paulo", dateStyle: "short", timeStyle: "short" });
   return {
-    createdAtLabel: ledgerDateTime.format(new Date(createdAt)),
+    createdAtLabel: saoPauloDateTime(createdAt),
     amountLabel: amountCents === null ? null : `${amountCents < 0 ? "−" : ""}${formatBRL(Math.abs(amountCents))}`,
   };
 }

@@ -5,12 +5,12 @@ import type { ReactNode } from "react";
 import { FormErrors } from "~/components/admin/AdminForm";
 import { SubmitButton } from "~/components/button";
 import { ConformForm, Field, useSchemaForm } from "~/components/forms";
+import { saoPauloDateTime } from "~/lib/dates";
 import { ACTION_LABELS, userActionSchema, type UserActionData, type UserIntent } from "./schemas";
 import type { UserDetail } from "./users.server";
 import { Badge } from "./UserSearch";
 
-const dateTime = (iso: string | null) =>
-  iso ? new Intl.DateTimeFormat("pt-BR", { dateStyle: "short", timeStyle: "short", timeZone: "America/Sao_Paulo" }).format(new Date(iso)) : "—";
+const dateTime = (iso: string | null) => (iso ? saoPauloDateTime(iso) : "—");
 
 const describe = (value: unknown) => (value === null || value === undefined ? "—" : JSON.stringify(value));
 

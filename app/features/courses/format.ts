@@ -77,11 +77,6 @@ export function relativeTimePtBr(date: Date | string | number, now: Date | numbe
   return "agora mesmo";
 }
 
-/** Absolute date and time for a `title` tooltip, in São Paulo time. */
-export function absoluteDatePtBr(date: Date | string | number): string {
-  return new Intl.DateTimeFormat("pt-BR", { dateStyle: "short", timeStyle: "short", timeZone: "America/Sao_Paulo" }).format(new Date(date));
-}
-
 /** Banner subtitle: the double-bar separator `||` becomes line breaks. */
 export function subtitleLines(subtitle: string | null | undefined): string[] {
   if (!subtitle) return [];

@@ -1,4 +1,5 @@
 // Pure helpers for lesson materials (spec §3 item, §9 sizes), shared by the server and the list.
+import { saoPauloDate } from "~/lib/dates";
 import type { DownloadableMaterial } from "~/server/schema";
 
 export type { DownloadableMaterial };
@@ -44,14 +45,11 @@ export function materialsPath(lessonId: string): string {
   return `/courses/lessons/${encodeURIComponent(lessonId)}/materials`;
 }
 
-let dateFormat: Intl.DateTimeFormat | undefined;
-
 /** Upload date in Brazilian Portuguese, São Paulo time. Called by the server (withUploadLabels), never while a page hydrates. */
 export function formatUploadDate(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return "";
-  dateFormat ??= new Intl.DateTimeFormat("pt-BR", { day: "2-digit", month: "2-digit", year: "numeric", timeZone: "America/Sao_Paulo" });
-  return dateFormat.format(date);
+  return saoPauloDate(date);
 }
 
 /** A material as the list shows it: with its upload date already written out. */

@@ -17,9 +17,10 @@ import {
   resendEmailChange,
   type EmailChangeRefusal,
 } from "~/features/auth/email-change.server";
-import { formatLevelDate, levelLabel } from "~/features/chat/ui/EnglishLevel";
+import { levelLabel } from "~/features/chat/ui/EnglishLevel";
 import { SignOutButton } from "~/features/shell/ShellParts";
 import type { RouteHandle } from "~/lib/access";
+import { saoPauloDate } from "~/lib/dates";
 import { requireUser } from "~/server/auth.server";
 import { monthlyAllowance } from "~/server/credits.server";
 import { minutesLeft } from "~/server/rate-limit.server";
@@ -60,7 +61,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     },
     englishLevel: user.englishLevel,
     // Written out by the server, like every date on this page (no Intl formatter while the page hydrates).
-    englishLevelAtLabel: user.englishLevelAt ? formatLevelDate(new Date(user.englishLevelAt).toISOString()) : null,
+    englishLevelAtLabel: user.englishLevelAt ? saoPauloDate(user.englishLevelAt) : null,
   };
 }
 

@@ -16,13 +16,7 @@ export function levelLabel(level: string) {
   return `${level} — ${LEVEL_NAMES[level] ?? ""}`.replace(/ — $/, "");
 }
 
-export function formatLevelDate(iso: string) {
-  return new Intl.DateTimeFormat("pt-BR", { day: "2-digit", month: "2-digit", year: "numeric", timeZone: "America/Sao_Paulo" }).format(
-    new Date(iso),
-  );
-}
-
-export function LevelTestIntro({ level, levelAt }: { level: string | null; levelAt: string | null }) {
+export function LevelTestIntro({ level, levelAtLabel }: { level: string | null; levelAtLabel: string | null }) {
   return (
     <div className="mx-auto w-full max-w-2xl px-4 py-6 sm:px-6 sm:py-10">
       <Link to="/labs" className="inline-flex items-center gap-1.5 text-sm font-semibold text-indigo-700 hover:underline dark:text-indigo-300">
@@ -40,7 +34,7 @@ export function LevelTestIntro({ level, levelAt }: { level: string | null; level
         >
           <p className="text-sm font-semibold text-indigo-900 dark:text-indigo-100">Seu nível atual</p>
           <p className="mt-1 text-3xl font-black tracking-tight text-indigo-950 dark:text-white">{levelLabel(level)}</p>
-          {levelAt ? <p className="mt-1 text-sm text-indigo-900 dark:text-indigo-100">Teste feito em {formatLevelDate(levelAt)}</p> : null}
+          {levelAtLabel ? <p className="mt-1 text-sm text-indigo-900 dark:text-indigo-100">Teste feito em {levelAtLabel}</p> : null}
         </div>
       ) : null}
       <Form method="post" className="mt-6">

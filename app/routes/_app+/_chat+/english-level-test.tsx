@@ -6,6 +6,7 @@ import { chatPageAction, guard, loadChatPage, modeTarget } from "~/features/chat
 import { ChatScreen } from "~/features/chat/ui/ChatScreen";
 import { LevelBanner, LevelTestIntro } from "~/features/chat/ui/EnglishLevel";
 import type { RouteHandle } from "~/lib/access";
+import { saoPauloDate } from "~/lib/dates";
 
 export const handle: RouteHandle = { access: "user" };
 
@@ -17,7 +18,10 @@ export async function loader(args: LoaderFunctionArgs) {
   if (!new URL(args.request.url).searchParams.get("c")) {
     const user = await guard(args, TARGET);
     return {
-      intro: { level: user.englishLevel, levelAt: user.englishLevelAt ? new Date(user.englishLevelAt).toISOString() : null },
+      intro: {
+        level: user.englishLevel,
+        levelAtLabel: user.englishLevelAt ? saoPauloDate(user.englishLevelAt) : null,
+      },
       page: null,
     };
   }
@@ -30,6 +34,6 @@ export async function action(args: ActionFunctionArgs) {
 
 export default function EnglishLevelTest() {
   const { intro, page } = useLoaderData<typeof loader>();
-  if (!page) return <LevelTestIntro level={intro!.level} levelAt={intro!.levelAt} />;
+  if (!page) return <LevelTestIntro level={intro!.level} levelAtLabel={intro!.levelAtLabel} />;
   return <ChatScreen key={page.conversationId} page={page} aside={(level) => <LevelBanner level={level} />} />;
 }
