@@ -194,12 +194,13 @@ describe("pages", () => {
     const who = await learner();
     await db
       .update(users)
-      .set({ englishLevel: "B1", englishLevelAt: new Date("2026-03-10T12:00:00Z") })
+      .set({ englishLevel: "B1", englishLevelAt: new Date("2026-03-10T01:00:00Z") })
       .where(eq(users.id, who.id));
-    const intro = await call<{ intro: { level: string; levelAt: string } }>(() =>
+    const intro = await call<{ intro: { level: string; levelAtLabel: string } }>(() =>
       levelRoute.loader(args(request("/english-level-test", { jar: who.jar }), ctx())),
     );
-    expect(intro.data.intro).toEqual({ level: "B1", levelAt: "2026-03-10T12:00:00.000Z" });
+    // the day of the test in São Paulo (22:00 there the evening before)
+    expect(intro.data.intro).toEqual({ level: "B1", levelAtLabel: "09/03/2026" });
     const started = await call(() => levelRoute.action(args(post("/english-level-test", who, { intent: "new" }), ctx())));
     expect(started.location).toMatch(/^\/english-level-test\?c=[0-9a-f-]{36}$/);
     await db.update(appConfig).set({ configValue: false }).where(eq(appConfig.configKey, "feature_chat_english_test"));
