@@ -102,29 +102,23 @@ const stop = () => {
 process.on("SIGINT", () => (stop(), process.exit(130)));
 
 const base = `http://127.0.0.1:${workerPort}`;
+/** Polls `url` every 200 ms until it answers 200 (60 s at most). */
+async function answering(url, failure) {
+  for (let i = 0; i < 300; i++) {
+    if (
+      await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(failure);
+}
 try {
-  for (
-    let i = 0;
-    !(await fetch(`${base}/tcp`).then(
-      (r) => r.ok,
-      () => false,
-    ));
-    i++
-  ) {
-    if (i > 300) throw new Error("the worker or the database did not start");
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  for (
-    let i = 0;
-    !(await fetch(`${base}/http`).then(
-      (r) => r.ok,
-      () => false,
-    ));
-    i++
-  ) {
-    if (i > 100) throw new Error("the HTTP SQL server did not start");
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await answering(`${base}/tcp`, "the worker or the database did not start");
+  await answering(`${base}/http`, "the HTTP SQL server did not start");
   const groupOf = (cmdline) =>
     cmdline.includes("workerd")
       ? "workerd"
