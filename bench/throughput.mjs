@@ -3,15 +3,18 @@
 // `wrangler dev` (same wrangler, same workerd) running side by side, measured ALTERNATELY — the floor right
 // before each page — with --connections keep-alive connections for --seconds each. Prints req/s, p50/p95 and
 // each page's ratio to the floor measured next to it. Signed in as the development learner.
-//   node bench/throughput.mjs [--seconds 6] [--connections 8] [--warmup 2] [--build] [--only /labs,/courses] [--identity]
+//   node bench/throughput.mjs [--seconds 6] [--connections 8] [--warmup 2] [--build] [--only /labs,/courses] [--identity] [--cpu] [--database-core]
 // --warmup loads every page for that many seconds first (discarded): the embedded database's WebAssembly runs a
 // statement up to 6× slower over its first ≈ 100 runs, until V8 has re-compiled its hot paths (decision 0019, fifth pass).
 // --identity asks for uncompressed answers (Accept-Encoding: identity): wrangler dev gzips every page inside workerd,
 // which a deployed worker does not pay (Cloudflare's edge compresses outside the worker's CPU time).
 // --cpu also prints each page's CPU per request in every process it keeps busy (workerd, wrangler's proxy, the
 // embedded database, this load generator), measured from /proc.
+// --database-core pins the embedded database to the second core and everything else (both workerd, wrangler, this load
+// generator) to the first, so the ratio counts only the worker's side of a page — the shape of a deployment, where
+// the database runs on other machines (Neon) — instead of a database sharing the worker's two cores.
 // By default the existing ./build is served; --build rebuilds it. Own ports, database and data folder.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs, parseEnv } from "node:util";
 import {
@@ -35,6 +38,7 @@ const { values: opts } = parseArgs({
     only: { type: "string" },
     identity: { type: "boolean", default: false },
     cpu: { type: "boolean", default: false },
+    "database-core": { type: "boolean", default: false },
   },
 });
 const SECONDS = Math.max(2, Math.min(60, Number(opts.seconds)));
@@ -82,11 +86,20 @@ const startArgs = ["--env-file", vars, "--port", port, "--data", ".cache/bench-t
 const app = spawn("node", ["scripts/start.mjs", ...startArgs, ...(opts.build ? [] : ["--no-build"])], {
   stdio: ["ignore", "ignore", "inherit", "ipc"],
 });
-const floor = spawn("npx", ["wrangler", "dev", "--config", ".cache/bench-hello/wrangler.toml", "--port", helloPort, "--ip", "127.0.0.1"], {
-  stdio: "ignore",
-  env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
-  detached: true,
-});
+// Started like scripts/start.mjs starts the app's wrangler (log level, environment): at "info" wrangler logs every
+// request in its Node process, ≈ 0.3 ms of CPU per request that the app's wrangler does not spend.
+const floor = spawn(
+  "npx",
+  [
+    ...["wrangler", "dev", "--config", ".cache/bench-hello/wrangler.toml", "--port", helloPort, "--ip", "127.0.0.1"],
+    ...["--show-interactive-dev-session=false", "--log-level", "warn"],
+  ],
+  {
+    stdio: "ignore",
+    env: { ...process.env, NODE_ENV: "production", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
+    detached: true,
+  },
+);
 const stop = () => {
   app.kill("SIGTERM");
   try {
@@ -134,8 +147,23 @@ function processGroup(cmdline) {
   return undefined;
 }
 
-const results = { seconds: SECONDS, connections: CONNECTIONS, identity: opts.identity, pages: {} };
+/** --database-core: the database alone on core 1, every other process of the run (and its threads) on core 0. */
+function pinDatabaseToItsOwnCore() {
+  const pinned = { database: 0, other: 0 };
+  for (const [pid, { cmdline }] of cpuSnapshot()) {
+    const group = pid === process.pid ? "load" : processGroup(cmdline);
+    if (!group) continue;
+    const core = group === "database" ? "1" : "0";
+    execFileSync("taskset", ["-a", "-p", "-c", core, String(pid)], { stdio: "ignore" });
+    pinned[group === "database" ? "database" : "other"]++;
+  }
+  if (!pinned.database) throw new Error("--database-core: no database server process found");
+  console.log(`pinned: the database (${pinned.database} process) on core 1, ${pinned.other} other processes on core 0`);
+}
+
+const results = { seconds: SECONDS, connections: CONNECTIONS, identity: opts.identity, databaseCore: opts["database-core"], pages: {} };
 try {
+  if (opts["database-core"]) pinDatabaseToItsOwnCore();
   const cookie = await signInAsLearner(base);
   const { moduleId, lessonId } = await firstModuleAndLesson(vars);
 
@@ -174,7 +202,7 @@ try {
   const ms = (value) => `${value.toFixed(1)} ms`.padStart(9);
   console.log(
     `${CONNECTIONS} connections, ${SECONDS} s each, floor measured right before each page (loopback, wrangler dev` +
-      `${opts.identity ? ", uncompressed answers" : ""})`,
+      `${opts.identity ? ", uncompressed answers" : ""}${opts["database-core"] ? ", the database on its own core" : ""})`,
   );
   console.log(`${"page".padEnd(28)} ${"req/s".padStart(7)} ${"p50".padStart(9)} ${"p95".padStart(9)}   floor req/s   ratio`);
   for (const [label, path, expected] of pages) {
