@@ -87,7 +87,10 @@ writeFileSync(
 );
 const worker = spawn(
   "npx",
-  ["wrangler", "dev", "--config", ".cache/bench-transport/worker/wrangler.toml", "--port", workerPort, "--ip", "127.0.0.1"],
+  [
+    ...["wrangler", "dev", "--config", ".cache/bench-transport/worker/wrangler.toml", "--port", workerPort, "--ip", "127.0.0.1"],
+    ...["--show-interactive-dev-session=false", "--log-level", "warn"], // as the app's: no log line per request
+  ],
   { stdio: "ignore", env: { ...process.env, WRANGLER_SEND_METRICS: "false", NODE_ENV: "production" }, detached: true },
 );
 const stop = () => {
