@@ -186,7 +186,14 @@ try {
     ]),
     {
       stdio: ["ignore", "ignore", "inherit"],
-      env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", WRANGLER_LOG_SANITIZE: "true" },
+      // NODE_ENV as scripts/start.mjs sets it: without it wrangler bundles React's development server renderer.
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        CLOUDFLARE_CF_FETCH_ENABLED: "false",
+        WRANGLER_SEND_METRICS: "false",
+        WRANGLER_LOG_SANITIZE: "true",
+      },
     },
   );
   children.add(wrangler);
