@@ -19,6 +19,7 @@
 import { fork, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { wranglerDevArgs, wranglerDevEnv } from "../scripts/lib/wrangler-dev.mjs";
 import { percentile, requireFreePorts, toneWav, writeBenchVars } from "./lib.mjs";
 
 const { values: opts } = parseArgs({
@@ -179,22 +180,10 @@ try {
   // ——— the worker ———
   const wrangler = spawn(
     "npx",
-    ["wrangler", "dev", "--port", port, "--ip", "127.0.0.1", "--persist-to", `${dataDir}/wrangler`, "--env-file", vars].concat([
-      "--show-interactive-dev-session=false",
-      "--log-level",
-      "error",
-    ]),
-    {
-      stdio: ["ignore", "ignore", "inherit"],
-      // NODE_ENV as scripts/start.mjs sets it: without it wrangler bundles React's development server renderer.
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        CLOUDFLARE_CF_FETCH_ENABLED: "false",
-        WRANGLER_SEND_METRICS: "false",
-        WRANGLER_LOG_SANITIZE: "true",
-      },
-    },
+    ["wrangler", "dev", "--port", port, "--ip", "127.0.0.1", "--persist-to", `${dataDir}/wrangler`, "--env-file", vars].concat(
+      wranglerDevArgs("error"),
+    ),
+    { stdio: ["ignore", "ignore", "inherit"], env: wranglerDevEnv() },
   );
   children.add(wrangler);
   for (const deadline = Date.now() + 120_000; ;) {

@@ -11,6 +11,7 @@ import { fork, spawn } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { parseArgs } from "node:util";
+import { wranglerDevArgs, wranglerDevEnv } from "../scripts/lib/wrangler-dev.mjs";
 import { cpuSnapshot, cpuSpent, percentile, requestLoop, requireFreePorts } from "./lib.mjs";
 
 // The same 20-row statement both ways.
@@ -89,9 +90,9 @@ const worker = spawn(
   "npx",
   [
     ...["wrangler", "dev", "--config", ".cache/bench-transport/worker/wrangler.toml", "--port", workerPort, "--ip", "127.0.0.1"],
-    ...["--show-interactive-dev-session=false", "--log-level", "warn"], // as the app's: no log line per request
+    ...wranglerDevArgs(),
   ],
-  { stdio: "ignore", env: { ...process.env, WRANGLER_SEND_METRICS: "false", NODE_ENV: "production" }, detached: true },
+  { stdio: "ignore", env: wranglerDevEnv(), detached: true },
 );
 const stop = () => {
   database.kill();

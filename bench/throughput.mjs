@@ -17,6 +17,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs, parseEnv } from "node:util";
+import { wranglerDevArgs, wranglerDevEnv } from "../scripts/lib/wrangler-dev.mjs";
 import {
   cpuSnapshot,
   cpuSpent,
@@ -86,19 +87,12 @@ const startArgs = ["--env-file", vars, "--port", port, "--data", ".cache/bench-t
 const app = spawn("node", ["scripts/start.mjs", ...startArgs, ...(opts.build ? [] : ["--no-build"])], {
   stdio: ["ignore", "ignore", "inherit", "ipc"],
 });
-// Started like scripts/start.mjs starts the app's wrangler (log level, environment): at "info" wrangler logs every
-// request in its Node process, ≈ 0.3 ms of CPU per request that the app's wrangler does not spend.
+// Started like scripts/start.mjs starts the app's wrangler (log level, environment): at "info" its wrangler logged every
+// request, ≈ 0.3 ms of CPU per request the app's side did not pay (decision 0019, fifteenth pass).
 const floor = spawn(
   "npx",
-  [
-    ...["wrangler", "dev", "--config", ".cache/bench-hello/wrangler.toml", "--port", helloPort, "--ip", "127.0.0.1"],
-    ...["--show-interactive-dev-session=false", "--log-level", "warn"],
-  ],
-  {
-    stdio: "ignore",
-    env: { ...process.env, NODE_ENV: "production", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
-    detached: true,
-  },
+  [...["wrangler", "dev", "--config", ".cache/bench-hello/wrangler.toml", "--port", helloPort, "--ip", "127.0.0.1"], ...wranglerDevArgs()],
+  { stdio: "ignore", env: wranglerDevEnv(), detached: true },
 );
 const stop = () => {
   app.kill("SIGTERM");

@@ -10,6 +10,7 @@
 import { spawn, spawnSync, fork } from "node:child_process";
 import { copyFileSync, existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { parseArgs, parseEnv } from "node:util";
+import { wranglerDevArgs, wranglerDevEnv } from "./lib/wrangler-dev.mjs";
 
 const started = Date.now();
 const { values: opts } = parseArgs({
@@ -127,24 +128,14 @@ const wrangler = spawn(
     `${opts.data}/wrangler`,
     "--env-file",
     envFile,
-    "--show-interactive-dev-session=false",
-    "--log-level",
-    opts["quiet-wrangler"] ? "warn" : "info",
+    ...wranglerDevArgs(opts["quiet-wrangler"] ? "warn" : "info"),
     ...(opts["test-scheduled"] ? ["--test-scheduled"] : []),
     ...(opts["inspector-port"] ? ["--inspector-port", opts["inspector-port"]] : []),
     ...(opts["no-minify"] ? ["--minify=false"] : []),
   ],
   {
     stdio: "inherit",
-    env: {
-      ...process.env,
-      // wrangler dev bundles with process.env.NODE_ENV = "development" unless told otherwise, which selects React's
-      // development server renderer (prop validation, jsxDEV): the production build must run as production.
-      NODE_ENV: "production",
-      CLOUDFLARE_CF_FETCH_ENABLED: "false",
-      WRANGLER_SEND_METRICS: "false",
-      WRANGLER_LOG_SANITIZE: "true",
-    },
+    env: wranglerDevEnv(),
   },
 );
 children.push(wrangler);
