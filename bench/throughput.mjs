@@ -16,6 +16,7 @@
 // By default the existing ./build is served; --build rebuilds it. Own ports, database and data folder.
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { parseArgs, parseEnv } from "node:util";
 import { wranglerDevArgs, wranglerDevEnv } from "../scripts/lib/wrangler-dev.mjs";
 import {
@@ -143,9 +144,10 @@ function processGroup(cmdline) {
 
 /** --database-core: the database alone on core 1, every other process of the run (and its threads) on core 0. */
 function pinDatabaseToItsOwnCore() {
+  if (availableParallelism() < 2) throw new Error("--database-core needs two cores");
   const pinned = { database: 0, other: 0 };
   for (const [pid, { cmdline }] of cpuSnapshot()) {
-    const group = pid === process.pid ? "load" : processGroup(cmdline);
+    const group = processGroup(cmdline);
     if (!group) continue;
     const core = group === "database" ? "1" : "0";
     execFileSync("taskset", ["-a", "-p", "-c", core, String(pid)], { stdio: "ignore" });
