@@ -1,4 +1,5 @@
-// Dates as learners read them: pt-BR, São Paulo time. Each formatter is built on first use and kept — building one
+// São Paulo time, the product's calendar (spec §9): dates as learners read them (pt-BR) and the calendar's parts for
+// the credit month, the renewal date and the daily countdown. Each formatter is built on first use and kept — building one
 // costs more than formatting with it (≈ 0.1 ms in workerd), and a browser's first one loads ICU data, which is why pages
 // get these labels from their loaders rather than format while they hydrate (decision 0019, sixth pass).
 const SAO_PAULO = "America/Sao_Paulo";
@@ -16,4 +17,23 @@ export function saoPauloDate(date: Date | string): string {
 export function saoPauloDateTime(date: Date | string): string {
   dateTimeFormat ??= new Intl.DateTimeFormat("pt-BR", { dateStyle: "short", timeStyle: "short", timeZone: SAO_PAULO });
   return dateTimeFormat.format(new Date(date));
+}
+
+let clock: Intl.DateTimeFormat | undefined;
+
+/** The São Paulo calendar date and wall-clock time of `now`, as numbers. */
+export function saoPauloParts(now: Date) {
+  clock ??= new Intl.DateTimeFormat("en-CA", {
+    timeZone: SAO_PAULO,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hourCycle: "h23",
+  });
+  const parts = clock.formatToParts(now);
+  const get = (type: string) => Number(parts.find((p) => p.type === type)!.value);
+  return { year: get("year"), month: get("month"), day: get("day"), hour: get("hour"), minute: get("minute"), second: get("second") };
 }

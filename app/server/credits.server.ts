@@ -2,19 +2,16 @@
 // statement (balance update and ledger insert in the same CTE), so concurrent requests can never
 // overspend or lose an update. Never read-modify-write in JS.
 import { sql, type SQL } from "drizzle-orm";
+import { saoPauloParts } from "~/lib/dates";
 import { jsonValue, rowsOf, type DbOrTx } from "./db.server";
 import type { Env } from "./env";
 
 export const DEFAULT_MONTHLY_CREDITS = 50;
-const SAO_PAULO = "America/Sao_Paulo";
 
 export function monthlyAllowance(env: Pick<Env, "MONTHLY_CREDITS">): number {
   const value = Number.parseInt(env.MONTHLY_CREDITS ?? "", 10);
   return Number.isFinite(value) && value >= 0 ? value : DEFAULT_MONTHLY_CREDITS;
 }
-
-// Built once: constructing an Intl.DateTimeFormat costs more than formatting with it, and this runs on every request.
-const SAO_PAULO_MONTH = new Intl.DateTimeFormat("en-CA", { timeZone: SAO_PAULO, year: "numeric", month: "2-digit" });
 
 let lastPeriod = { minute: Number.NaN, period: "" };
 
@@ -24,10 +21,8 @@ export function creditPeriod(now: Date): string {
   // is kept (formatting costs ≈ 50 µs, and every request asks).
   const minute = Math.floor(now.getTime() / 60_000);
   if (minute === lastPeriod.minute) return lastPeriod.period;
-  const parts = SAO_PAULO_MONTH.formatToParts(now);
-  const year = parts.find((p) => p.type === "year")!.value;
-  const month = parts.find((p) => p.type === "month")!.value;
-  lastPeriod = { minute, period: `${year}-${month}` };
+  const { year, month } = saoPauloParts(now);
+  lastPeriod = { minute, period: `${year}-${String(month).padStart(2, "0")}` };
   return lastPeriod.period;
 }
 

@@ -1,6 +1,7 @@
 // Rules of the Conta tab (spec §3, §4, §5, §9), shared by the page and the server actions: the profile fields'
 // limits and messages, the statistics' derived values, the credit history's labels and the São Paulo renewal clock.
 // Free of zod, so /config downloads none (decision 0019, thirteenth pass); the forms' schemas are account-schemas.ts.
+import { saoPauloParts } from "~/lib/dates";
 
 /** Spec §5 text sanitiser limit. */
 export const TEXT_MAX = 5000;
@@ -89,27 +90,6 @@ export function ledgerLabel(reason: string, delta: number): string {
 }
 
 // ——— São Paulo clock (spec §9: renewal on the 1st, a daily countdown to midnight there) ———
-
-const SAO_PAULO = "America/Sao_Paulo";
-
-// Built on first use and kept: constructing a formatter costs more than formatting with it (≈ 0.1 ms in workerd).
-let saoPauloClock: Intl.DateTimeFormat | undefined;
-
-function saoPauloParts(now: Date) {
-  saoPauloClock ??= new Intl.DateTimeFormat("en-CA", {
-    timeZone: SAO_PAULO,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-    hourCycle: "h23",
-  });
-  const parts = saoPauloClock.formatToParts(now);
-  const get = (type: string) => Number(parts.find((p) => p.type === type)!.value);
-  return { year: get("year"), month: get("month"), day: get("day"), hour: get("hour"), minute: get("minute"), second: get("second") };
-}
 
 /** The next renewal (the 1st of next month, São Paulo) as YYYY-MM-DD. */
 export function nextRenewalDate(now: Date): string {
