@@ -497,8 +497,9 @@ try {
     const firstOk = afterRestart.find((s) => s.status >= 200 && s.status < 400);
     const during = samples.filter((s) => fault.stoppedAt !== null && s.at >= fault.stoppedAt && s.at <= fault.startedAt);
     const late503 = unavailable.filter((s) => !expected503.includes(s) && !proxyDropped.includes(s));
+    // The app's own failures: a POST that wrangler dev's proxy dropped (counted apart above) says nothing about recovery.
     const lastFailure = samples
-      .filter((s) => (s.status >= 500 || s.error) && fault.startedAt !== null && s.at >= fault.startedAt)
+      .filter((s) => (s.status >= 500 || s.error) && !proxyDropped.includes(s) && fault.startedAt !== null && s.at >= fault.startedAt)
       .reduce((max, s) => Math.max(max, s.at + s.ms), fault.startedAt ?? 0);
     results.faultRun = {
       outageSeconds: (fault.startedAt - fault.stoppedAt) / 1000,
