@@ -199,8 +199,9 @@ try {
   }
 
   // Reference points for where the added latency goes, timed the same way (request → whole short answer):
-  // the route without any database work (GET → 405), and the same POST stopped right after the session
-  // lookup (a per-request database connection + the session query) by a conversation id that is not a UUID.
+  // the route without any database work (GET → 405), and a message to a conversation that does not exist, which goes
+  // the message's whole way up to the provider — its connection, the session, the form, the gate statement — and
+  // stops there (404, nothing spent).
   async function probe(method, path, expected) {
     const started = performance.now();
     const response = await fetch(base + path, {
@@ -213,7 +214,7 @@ try {
     return performance.now() - started;
   }
   const noDbProbe = () => probe("GET", "/resources/chat/00000000-0000-4000-8000-000000000000/messages", 405);
-  const sessionProbe = () => probe("POST", "/resources/chat/not-a-uuid/messages", 404);
+  const gateProbe = () => probe("POST", "/resources/chat/00000000-0000-4000-8000-00000000dead/messages", 404);
 
   // 5. Warm-up (discarded), then RUNS pairs, alternating which side goes first.
   let conversationId = await newConversation();
@@ -222,13 +223,13 @@ try {
     await direct(`Warm-up message ${i + 1}`);
     await viaApp(conversationId, `Warm-up message ${i + 1}`);
     await noDbProbe();
-    await sessionProbe();
+    await gateProbe();
   }
   const loadBefore = os.loadavg()[0];
   const providerRuns = [];
   const appRuns = [];
   const noDbRuns = [];
-  const sessionRuns = [];
+  const gateRuns = [];
   for (let i = 0; i < RUNS; i++) {
     if (i % PER_CONVERSATION === 0) {
       conversationId = await newConversation();
@@ -239,7 +240,7 @@ try {
     if (i % 2 === 1) pair.reverse();
     for (const step of pair) await step();
     noDbRuns.push(await noDbProbe());
-    sessionRuns.push(await sessionProbe());
+    gateRuns.push(await gateProbe());
   }
   // Greetings: each on a new conversation (whose page load keeps the learner in the isolate, as in a browser),
   // paired with a direct provider request, alternating which goes first.
@@ -273,7 +274,7 @@ try {
   const greetTtft = stats(greetRuns.map((r) => r.ttft));
   const greetAdded = { median: greetTtft.median - greetProviderTtft.median, p90: greetTtft.p90 - greetProviderTtft.p90 };
   const noDb = stats(noDbRuns);
-  const session = stats(sessionRuns);
+  const gate = stats(gateRuns);
   const cpu = os.cpus();
 
   console.log(
@@ -294,7 +295,7 @@ try {
     `app total time per message    median ${ms(appTotal.median)}   p90 ${ms(appTotal.p90)}   (whole reply stored + speech, until event: done)`,
   );
   console.log(
-    `where it goes (medians): route without database ${ms(noDb.median)} · + DB connection and session query ${ms(session.median - noDb.median)} · rest (conversation, flags, credit, history, insert, outbound fetch) ${ms(added.median - session.median)}`,
+    `where it goes (medians): route without database ${ms(noDb.median)} · + connection, session, form and gate statement ${ms(gate.median - noDb.median)} · rest (the provider request out, its first token back) ${ms(added.median - gate.median)}`,
   );
   console.log(
     added.median <= TARGET_MS ? `target met (≤ ${TARGET_MS} ms added at the median)` : `target missed (> ${TARGET_MS} ms added at the median)`,
@@ -329,7 +330,7 @@ try {
         greeting: { providerTtft: greetProviderTtft, appTtft: greetTtft, added: greetAdded },
         appTotal,
         noDbRoute: noDb,
-        sessionRoute: session,
+        gateRoute: gate,
         targetMs: TARGET_MS,
         pageJs,
       },
