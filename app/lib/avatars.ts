@@ -11,7 +11,7 @@ export const AVATARS = [
 ] as const;
 
 export const AVATAR_COUNT = AVATARS.length;
-/** Spec §9: the second avatar until the learner picks another. */
+/** Spec §3: the second avatar until the learner picks another. */
 export const DEFAULT_AVATAR = 2;
 
 export const isAvatarId = (value: unknown): value is number =>

@@ -55,7 +55,7 @@ export const users = pgTable(
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }),
     /** CEFR level (A1–C2) from the last finished English level test. */
     englishLevel: text("english_level"),
-    /** 1–7: one of the bundled avatars (spec §9: default the second). */
+    /** 1–7: one of the bundled avatars (spec §3: default the second). */
     avatar: smallint("avatar").notNull().default(2),
     englishLevelAt: timestamp("english_level_at", { withTimezone: true }),
     ...timestamps,
