@@ -230,9 +230,9 @@ const listening = (server, port) =>
   });
 
 // PGlite's WebAssembly compiled by TurboFan as each function is first called, never by Liftoff (V8's baseline
-// tier): otherwise a statement runs Liftoff code until V8 has tiered it up, 5–7× slower over its first ≈ 100 runs
-// (the chat's send gate: 8.7 ms → 1.3 ms), and the worker's first requests and every bench measured that ramp.
-// Costs ≈ 1.1 s more to start (decision 0019, seventh pass). Read by V8 when the module is compiled, in create().
+// tier): otherwise a statement runs Liftoff code, several times slower, until V8 has tiered it up after about a
+// hundred runs, and the worker's first requests and every bench measured that ramp. Costs about a second more to
+// start (decision 0019). Read by V8 when the module is compiled, in create().
 v8.setFlagsFromString("--no-liftoff");
 const { PGlite } = await import("@electric-sql/pglite");
 mkdirSync(args.data, { recursive: true });

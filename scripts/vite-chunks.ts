@@ -1,7 +1,7 @@
 import type { GetManualChunk, ManualChunkMeta } from "rollup";
 
-// Client chunking (decision 0019, fifth pass). Left to itself Rollup splits the code every page needs into ~25
-// small shared chunks, so a page started 17–34 script requests; on a slow mobile link each costs a round trip, and
+// Client chunking (decision 0019). Left to itself Rollup splits the code every page needs into many
+// small shared chunks, so a page started a script request for each; on a slow mobile link each costs a round trip, and
 // Lighthouse's simulator counts them all before the first paint. Here the modules every page loads statically
 // go into two chunks instead:
 //   "framework": everything the client entry and the root route import statically (React, Remix, the root's UI),

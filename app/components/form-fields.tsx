@@ -1,7 +1,7 @@
 // The app's forms without a schema library: the conform form that provides its state, one family of labelled fields
 // (input, textarea, select, checkbox, file) with hints and errors, and `useServerForm` for a form whose rules the
 // server alone checks. Kept free of zod so that a page whose forms need no browser validation (the lesson's comments,
-// /config's profile) does not download it (decision 0019, seventh and thirteenth passes); `~/components/forms` adds
+// /config's profile) does not download it (decision 0019); `~/components/forms` adds
 // `useSchemaForm` on top.
 // Every field reads its own state through conform's useField, so it re-renders with its errors — also on the first
 // submit after hydration. Without JavaScript the server's reply (lastResult) fills them.

@@ -1,7 +1,7 @@
 // São Paulo time, the product's calendar (spec §9): dates as learners read them (pt-BR) and the calendar's parts for
 // the credit month, the renewal date and the daily countdown. Each formatter is built on first use and kept — building one
-// costs more than formatting with it (≈ 0.1 ms in workerd), and a browser's first one loads ICU data, which is why pages
-// get these labels from their loaders rather than format while they hydrate (decision 0019, sixth pass).
+// costs more than formatting with it, and a browser's first one loads ICU data, which is why pages
+// get these labels from their loaders rather than format while they hydrate (decision 0019).
 const SAO_PAULO = "America/Sao_Paulo";
 
 let dateFormat: Intl.DateTimeFormat | undefined;

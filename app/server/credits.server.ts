@@ -18,7 +18,7 @@ let lastPeriod = { minute: Number.NaN, period: "" };
 /** The credit period (YYYY-MM) that `now` falls in, on the São Paulo calendar. */
 export function creditPeriod(now: Date): string {
   // Time zone offsets are whole minutes, so a month never turns within one UTC minute: the answer for this minute
-  // is kept (formatting costs ≈ 50 µs, and every request asks).
+  // is kept (formatting costs far more than the lookup, and every request asks).
   const minute = Math.floor(now.getTime() / 60_000);
   if (minute === lastPeriod.minute) return lastPeriod.period;
   const { year, month } = saoPauloParts(now);

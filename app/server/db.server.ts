@@ -29,8 +29,8 @@ export type RequestDb = {
  * A database client for one request: node-postgres over a TCP socket (workerd's `connect()`, through pg-cloudflare),
  * to the Hyperdrive binding's pooled connection when there is one, else straight to DATABASE_URL (the embedded
  * database locally). Workers forbid sharing I/O objects across requests, so the pool is created per request and must
- * be closed (server.ts does it in ctx.waitUntil). Over TCP a statement costs ≈ 1 ms less than over the Neon driver's
- * WebSocket, whose HTTP upgrade and per-write timer it skips (decision 0019, seventh pass).
+ * be closed (server.ts does it in ctx.waitUntil). TCP rather than the Neon driver's WebSocket: it skips the HTTP upgrade
+ * and a timer per write, so a statement costs the worker less (decision 0019).
  */
 export function createRequestDb(env: Pick<Env, "DATABASE_URL" | "HYPERDRIVE">): RequestDb {
   let pool: pg.Pool | undefined;
@@ -64,7 +64,7 @@ export function createRequestDb(env: Pick<Env, "DATABASE_URL" | "HYPERDRIVE">): 
         pool.on("connect", (client) => client.on("error", () => {}));
         tagUnavailableErrors(pool);
         // No `schema`: the app uses no relational queries (db.query.*), and drizzle would rebuild the relational
-        // config of every table on each request (≈ 0.3 ms of CPU per request).
+        // config of every table on each request.
         db = drizzle(pool, { logger: { logQuery: () => void queries++ } }) as unknown as Database;
       }
       return db;
@@ -81,7 +81,7 @@ export function createRequestDb(env: Pick<Env, "DATABASE_URL" | "HYPERDRIVE">): 
  * start-up) before giving up, and for the answer to one statement. Past either, the statement fails
  * with an error `isDatabaseUnavailable` recognises and the request answers 503 (server.ts,
  * entry.server.tsx): a request never waits on a database that is gone for longer than
- * DB_CONNECT_TIMEOUT_MS + DB_QUERY_TIMEOUT_MS per statement it sends (decision 0019, "Load and faults").
+ * DB_CONNECT_TIMEOUT_MS + DB_QUERY_TIMEOUT_MS per statement it sends (decision 0019).
  */
 export const DB_CONNECT_TIMEOUT_MS = 5_000;
 export const DB_QUERY_TIMEOUT_MS = 10_000;
@@ -179,7 +179,7 @@ const MAX_STATEMENT_NAMES = 2_000;
  * The name a statement is prepared under: a hash of its text, so the same statement has the same name in every isolate
  * and request. Named statements let the database keep their parse and plan: Hyperdrive and Neon's pooler
  * (PgBouncer ≥ 1.22) track them across pooled connections, and the embedded database's server does the same
- * (scripts/db-server.mjs), which takes the page's statement from ≈ 0.7 to ≈ 0.3 ms there (decision 0019, ninth pass).
+ * (scripts/db-server.mjs), where planning was most of a page's statement's time (decision 0019).
  * Statements without parameters stay simple queries (BEGIN, COMMIT, reads with nothing to bind).
  */
 function statementName(text: string): string {

@@ -15,7 +15,7 @@ export function wranglerDevEnv() {
   };
 }
 
-/** Arguments besides the port and config; "warn" unless told otherwise: at "info" wrangler logs every request from its Node process (≈ 0.3 ms of CPU per request). */
+/** Arguments besides the port and config; "warn" unless told otherwise: at "info" wrangler logs every request from its Node process, which costs CPU on the cores a bench measures. */
 export function wranglerDevArgs(logLevel = "warn") {
   return ["--show-interactive-dev-session=false", "--log-level", logLevel];
 }

@@ -82,7 +82,7 @@ test("the offline banner appears when the connection drops", async ({ page, cont
 
 test("a page's scripts load at low priority, after its stylesheet, and still hydrate it", async ({ page, learner: _ }, testInfo) => {
   test.skip(!jsEnabled(testInfo), "without JavaScript the browser fetches no module scripts");
-  // Chromium's own priorities, as the network stack assigned them (decision 0019, sixth pass).
+  // Chromium's own priorities, as the network stack assigned them (patches/@remix-run+react*.patch; decision 0019).
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Network.enable");
   const priorities: { url: string; type: string; priority: string }[] = [];

@@ -130,7 +130,7 @@ describe("the worker's database connection in workerd (node-postgres over TCP)",
 
   it("sends a statement with parameters (Parse, Bind, Describe, Execute, Sync) in one write", async () => {
     // pg corks its socket around these five messages; pg-cloudflare had no cork, so each went out as its own write
-    // (patches/pg-cloudflare+*.patch adds it: ≈ 1 ms less worker CPU per page with data, decision 0019 eighth pass).
+    // (patches/pg-cloudflare+*.patch adds it, so a statement costs the worker and the database one write, not five).
     const server = await postgresServer("answer");
     const outcome = await queryThroughWorker(server.port, { extended: true });
     await server.close();

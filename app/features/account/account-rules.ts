@@ -1,6 +1,6 @@
 // Rules of the Conta tab (spec §3, §4, §5, §9), shared by the page and the server actions: the profile fields'
 // limits and messages, the statistics' derived values, the credit history's labels and the São Paulo renewal clock.
-// Free of zod, so /config downloads none (decision 0019, thirteenth pass); the forms' schemas are account-schemas.ts.
+// Free of zod, so /config downloads none (decision 0019); the forms' schemas are account-schemas.ts.
 import { saoPauloParts } from "~/lib/dates";
 
 /** Spec §5 text sanitiser limit. */

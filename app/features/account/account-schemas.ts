@@ -1,7 +1,7 @@
 // The profile fields' schemas (spec §4, §5, §9): the rules /config's action checks (name, WhatsApp, e-mail change);
 // the WhatsApp step of a Google sign-up builds on whatsappSchema. The /config page itself validates nothing in the
 // browser, so it loads no zod: its forms send the value and show the server's reply, with or without JavaScript
-// (account-panels.tsx; decision 0019, thirteenth pass).
+// (account-panels.tsx; decision 0019).
 import { z } from "zod";
 import { EMAIL_MAX, EMAIL_MESSAGES, isWhatsapp, NAME_MAX, NAME_MESSAGES, sanitizeText, WHATSAPP_MAX, WHATSAPP_MESSAGES } from "./account-rules";
 

@@ -27,7 +27,7 @@ export type LedgerEntry = {
 
 /**
  * "25/11/2026, 14:05" (São Paulo) and "R$ 24,90" / "−R$ 24,90": written out here because a browser's first Intl
- * formatter loads its ICU data inside the page's hydration (13–20 ms on a fast machine; decision 0019, sixth pass).
+ * formatter loads its ICU data inside the page's hydration, where it counts as blocking time (decision 0019).
  */
 function ledgerLabels(createdAt: string, amountCents: number | null) {
   return {

@@ -10,7 +10,7 @@ export type CommentView = {
   createdAt: string;
   /**
    * "há 5 minutos" at the time of the read, written by the server: a browser's first Intl formatter loads its ICU
-   * data inside the page's hydration (13–20 ms on a fast machine; decision 0019, sixth pass).
+   * data inside the page's hydration, where it counts as blocking time (decision 0019).
    */
   createdAtLabel: string;
   /** "Admin" for admins, "Você" for the viewer's own comments, the author's name, or "Usuário". */

@@ -56,8 +56,8 @@ export function formatUploadDate(iso: string): string {
 export type MaterialView = DownloadableMaterial & { uploadedLabel: string };
 
 /**
- * The server writes the dates out: a browser's first Intl formatter loads its ICU data (13–20 ms on a fast machine,
- * 4× that on a cheap phone) inside the page's hydration (decision 0019, sixth pass).
+ * The server writes the dates out: a browser's first Intl formatter loads its ICU data inside the page's hydration,
+ * where it counts as blocking time, most of all on a cheap phone (decision 0019).
  */
 export function withUploadLabels(materials: DownloadableMaterial[]): MaterialView[] {
   return materials.map((material) => ({ ...material, uploadedLabel: formatUploadDate(material.uploadedAt) }));
