@@ -4,7 +4,8 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { confirmEmail, requestPasswordReset, resetPassword, secondsUntilResend, signUp } from "~/features/auth/accounts.server";
-import { issueToken, verifyCredentials } from "~/server/auth.server";
+import { verifyCredentials } from "~/features/auth/authenticator.server";
+import { issueToken } from "~/features/auth/tokens.server";
 import type { Database } from "~/server/db.server";
 import { hashPassword } from "~/server/password";
 import { appConfig, creditLedger, mailOutbox, passwordCredentials, rateLimitAttempts, sessions, users } from "~/server/schema";

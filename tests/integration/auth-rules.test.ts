@@ -13,24 +13,20 @@ import {
   secondsUntilResend,
   signUp,
 } from "~/features/auth/accounts.server";
+import { createAuthenticator, InvalidCredentialsError, verifyCredentials } from "~/features/auth/authenticator.server";
+import { consumeToken, findToken, issueToken } from "~/features/auth/tokens.server";
 import * as forgotPassword from "~/routes/_auth+/forgot-password";
 import * as signin from "~/routes/_auth+/signin";
 import {
   ACCESS_MESSAGES,
   checkAccess,
-  consumeToken,
-  createAuthenticator,
   createSession,
   destroySession,
-  findToken,
   getSessionUser,
-  InvalidCredentialsError,
-  issueToken,
   redirectIfSignedIn,
   requireAdmin,
   requireUser,
   safeRedirect,
-  verifyCredentials,
 } from "~/server/auth.server";
 import { creditPeriod } from "~/server/credits.server";
 import type { Database } from "~/server/db.server";

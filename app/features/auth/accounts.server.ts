@@ -2,7 +2,7 @@
 // Routes stay thin and call these; every rule here is the server's, whatever the browser did.
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { eq } from "drizzle-orm";
-import { consumeToken, destroyAllSessions, findToken, forgetUserSessions, issueToken } from "~/server/auth.server";
+import { destroyAllSessions, forgetUserSessions } from "~/server/auth.server";
 import { creditPeriod, monthlyAllowance } from "~/server/credits.server";
 import { getFlags } from "~/server/flags.server";
 import { sendMail } from "~/server/mail.server";
@@ -11,6 +11,7 @@ import { checkLimit, LIMITS, recordAttempt } from "~/server/rate-limit.server";
 import { creditLedger, passwordCredentials, users } from "~/server/schema";
 import { confirmEmailChange } from "./email-change.server";
 import { confirmationEmail, passwordResetEmail, welcomeEmail } from "./emails.server";
+import { consumeToken, findToken, issueToken } from "./tokens.server";
 
 export function publicOrigin(context: AppLoadContext, request: Request) {
   return (context.cloudflare.env.APP_URL || new URL(request.url).origin).replace(/\/$/, "");

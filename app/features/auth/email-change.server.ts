@@ -3,13 +3,13 @@
 // editing for 10 minutes. The confirmation swaps the address and records a profile update.
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { issueToken } from "~/server/auth.server";
 import { rowsOf } from "~/server/db.server";
 import { sendMail } from "~/server/mail.server";
 import { sha256Hex } from "~/server/password";
 import { checkLimit, LIMITS, recordAttempt, type Limit } from "~/server/rate-limit.server";
 import { authTokens, users } from "~/server/schema";
 import { emailChangeEmail, emailChangeNoticeEmail } from "./emails.server";
+import { issueToken } from "./tokens.server";
 
 /** Spec §9: after 'Limite de emails excedido', editing the e-mail stays blocked for 10 minutes. */
 export const EMAIL_CHANGE_BLOCK: Limit = { bucket: "email_change_block", max: 1, windowMs: 10 * 60_000 };

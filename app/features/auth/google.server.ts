@@ -1,26 +1,19 @@
 // Google sign-in (decision 0017): the trip to Google and back (/auth/google, /auth/google/callback) and the
 // account rules behind it — a Google account is found by its link (`sub`), else linked to the account with
-// its verified e-mail, else a new account is created (when sign-up is on). The strategy itself
-// (remix-auth-oauth2 with Google's endpoints) lives in ~/server/auth.server.
+// its verified e-mail, else a new account is created (when sign-up is on). Google's protocol side (the
+// remix-auth-oauth2 strategy and the checks of its answers) is google-oidc.server.ts.
 import { createCookie, redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import { and, eq, isNull } from "drizzle-orm";
-import {
-  createAuthenticator,
-  createSession,
-  destroyAllSessions,
-  forgetUserSessions,
-  GOOGLE_STATE_COOKIE,
-  googleSettings,
-  safeRedirect,
-  type GoogleIdentity,
-} from "~/server/auth.server";
+import { createSession, destroyAllSessions, forgetUserSessions, safeRedirect } from "~/server/auth.server";
 import { creditPeriod, monthlyAllowance } from "~/server/credits.server";
 import { isProduction, type Env } from "~/server/env";
 import { getFlags, isFeatureEnabled } from "~/server/flags.server";
 import { sendMail } from "~/server/mail.server";
 import { creditLedger, oauthAccounts, passwordCredentials, users } from "~/server/schema";
 import { redirectWithToast, type Toast } from "~/server/toast.server";
+import { createAuthenticator } from "./authenticator.server";
 import { welcomeEmail } from "./emails.server";
+import { GOOGLE_STATE_COOKIE, googleSettings, type GoogleIdentity } from "./google-oidc.server";
 import { NAME_MAX } from "./schemas";
 
 /** Spec §8: the one message of every Google failure. */
