@@ -26,9 +26,11 @@
 //   GET  /google/.well-known/openid-configuration, /google/oauth2/v3/certs   discovery document and signing keys.
 //
 // Test hooks:
-//   POST /__google/next?fail=token|userinfo|audience[&status=N][&error=CODE]   the next call to that endpoint fails:
-//        token → 400 {error: CODE (default invalid_grant)} (or `status`); userinfo → 401 (or `status`); audience → the
-//        next token answer is a success whose ID token was issued to another client (aud)
+//   POST /__google/next?fail=token|userinfo|audience|issuer|expired|sub[&status=N][&error=CODE]   the next call to that
+//        endpoint fails: token → 400 {error: CODE (default invalid_grant)} (or `status`); userinfo → 401 (or `status`).
+//        The others answer a success that a client must refuse: audience / issuer / expired → the next token answer's
+//        ID token was issued to another client (aud) / by another issuer (iss) / expired an hour ago (exp); sub → the
+//        next userinfo answer names another account (a `sub` that is not the ID token's)
 //   GET  /__google/requests            what the token and userinfo endpoints received (newest last; secrets masked)
 //   GET  /__google/sub?email=…         the sub the consent page derives for an e-mail
 //   POST /__google/reset               forgets queued failures and logged requests
@@ -36,6 +38,8 @@ import { createHash, generateKeyPairSync, randomBytes, sign } from "node:crypto"
 
 /** What the real Google puts in `iss` of its ID tokens. */
 const ISSUER = "https://accounts.google.com";
+/** The `iss` of an ID token queued with fail=issuer: some other OpenID provider's. */
+const OTHER_ISSUER = "https://login.example.com";
 const CODE_TTL_MS = 10 * 60_000;
 const ACCESS_TOKEN_TTL_S = 3599;
 /** The scopes Google reports back for `openid email profile`. */
@@ -47,7 +51,7 @@ const pending = new Map();
 const codes = new Map();
 /** Access tokens → {identity, clientId, expiresAt}. */
 const accessTokens = new Map();
-/** Queued failures: {endpoint: "token" | "userinfo", status, error}. */
+/** Queued failures: {endpoint: "token" | "userinfo" | "audience" | "issuer" | "expired" | "sub", status, error}. */
 const failures = [];
 const requests = [];
 
@@ -220,13 +224,14 @@ function clientCredentials(req, form) {
   return null;
 }
 
-function idToken(identity, clientId, nonce, accessToken) {
-  const now = Math.floor(Date.now() / 1000);
+/** `tamper`: {issuer, expired} — an ID token from another issuer, or one that expired an hour ago. */
+function idToken(identity, clientId, nonce, accessToken, tamper = {}) {
+  const now = Math.floor(Date.now() / 1000) - (tamper.expired ? 2 * 3600 : 0);
   const header = { alg: "RS256", kid: KEY_ID, typ: "JWT" };
   // at_hash: the left half of SHA-256 of the access token, base64url (OpenID Connect Core §3.1.3.6).
   const atHash = base64url(createHash("sha256").update(accessToken).digest().subarray(0, 16));
   const payload = {
-    iss: ISSUER,
+    iss: tamper.issuer ? OTHER_ISSUER : ISSUER,
     azp: clientId,
     aud: clientId,
     sub: identity.sub,
@@ -281,6 +286,7 @@ async function token(req, res, opts) {
   }
 
   const audience = takeFailure("audience") ? "another-client.apps.googleusercontent.com" : client.id;
+  const tamper = { issuer: Boolean(takeFailure("issuer")), expired: Boolean(takeFailure("expired")) };
   const accessToken = `ya29.${randomId(48)}`;
   accessTokens.set(accessToken, { identity: issued.identity, clientId: client.id, expiresAt: Date.now() + ACCESS_TOKEN_TTL_S * 1000 });
   json(
@@ -291,7 +297,7 @@ async function token(req, res, opts) {
       expires_in: ACCESS_TOKEN_TTL_S,
       token_type: "Bearer",
       scope: GRANTED_SCOPE,
-      id_token: idToken(issued.identity, audience, issued.nonce, accessToken),
+      id_token: idToken(issued.identity, audience, issued.nonce, accessToken, tamper),
     },
     { "Cache-Control": "no-store", Pragma: "no-cache" },
   );
@@ -313,9 +319,13 @@ function userinfo(req, res) {
       { "WWW-Authenticate": 'Bearer realm="https://accounts.google.com/", error="invalid_token"' },
     );
   }
-  const { sub, email, email_verified, name, given_name, family_name, picture } = granted.identity;
+  const { email, email_verified, name, given_name, family_name, picture } = granted.identity;
+  // fail=sub: the answer names another Google account than the ID token did.
+  const sub = takeFailure("sub") ? subFor(`outra-conta+${email}`) : granted.identity.sub;
   json(res, 200, { sub, email, email_verified, name, given_name, family_name, picture });
 }
+
+const FAILURES = ["token", "userinfo", "audience", "issuer", "expired", "sub"];
 
 function takeFailure(endpoint) {
   const at = failures.findIndex((f) => f.endpoint === endpoint);
@@ -358,7 +368,7 @@ export async function handleGoogle(req, res, url, opts) {
   else if (req.method === "POST" && path === "/__google/next") {
     const endpoint = url.searchParams.get("fail");
     const status = url.searchParams.get("status");
-    if (!["token", "userinfo", "audience"].includes(endpoint)) json(res, 400, { message: "fail must be token, userinfo or audience" });
+    if (!FAILURES.includes(endpoint)) json(res, 400, { message: `fail must be one of ${FAILURES.join(", ")}` });
     else {
       failures.push({ endpoint, status: status ? Number(status) : undefined, error: url.searchParams.get("error") ?? undefined });
       json(res, 200, { queued: failures.length });

@@ -96,6 +96,7 @@ const googleSub = async (email: string) =>
 const signedInAs = async (jar: CookieJar) => (await getSessionUser(request("/", { jar }), contextFor(db)))?.email ?? null;
 const linksOf = (userId: string) => db.select().from(oauthAccounts).where(eq(oauthAccounts.userId, userId));
 const userByEmail = async (email: string) => (await db.select().from(users).where(eq(users.email, email)))[0];
+const sessionCount = async () => (await db.select({ n: sql<number>`count(*)::int` }).from(sessions))[0]!.n;
 
 async function expectGoogleError(outcome: Outcome, description?: string) {
   expect(outcome.status).toBe(302);
@@ -385,6 +386,23 @@ describe("failures show 'Erro ao fazer login com Google. Tente novamente.' on /s
     await expectGoogleError((await signInWithGoogle({ email })).outcome);
     expect(await userByEmail(email)).toBeUndefined();
   });
+
+  // Answers a client must check itself (Google's "validating an ID token"; OIDC Core §5.3.2 for userinfo's sub).
+  for (const [fail, label] of [
+    ["issuer", "an ID token from another issuer (iss)"],
+    ["expired", "an expired ID token (exp)"],
+    ["sub", "a userinfo answer about another account (its sub differs from the ID token's)"],
+  ] as const) {
+    it(`${label}: nothing is stored`, async () => {
+      const email = uniqueEmail(fail);
+      const sessionsBefore = await sessionCount();
+      await fetch(`${fake.url}/__google/next?fail=${fail}`, { method: "POST" });
+      await expectGoogleError((await signInWithGoogle({ email })).outcome);
+      expect(await userByEmail(email)).toBeUndefined();
+      expect(await db.select().from(oauthAccounts).where(eq(oauthAccounts.email, email))).toEqual([]);
+      expect(await sessionCount()).toBe(sessionsBefore);
+    });
+  }
 });
 
 describe("availability", () => {
