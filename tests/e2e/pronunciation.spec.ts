@@ -2,8 +2,8 @@
 // upload scored at level 1 (the no-JS path; with JS the same form exists next to the recorder), the
 // result with its words, Tentar novamente, Próximo nível, the best score and stars on the list, the
 // credits dialog at zero, a level that does not exist, and the sign-in toast. The scorer is Azure's
-// REST protocol spoken by the fake upstream (tests/e2e/e2e.vars). Recording with the fake microphone
-// is in pronunciation-voice.spec.ts.
+// REST protocol spoken by the fake upstream (tests/e2e/e2e.vars). A phone's WAV with metadata before its
+// sound is judged by the sound's length. Recording with the fake microphone is in pronunciation-voice.spec.ts.
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,7 +11,8 @@ import type { Locator } from "@playwright/test";
 import { and, eq } from "drizzle-orm";
 import { encodeWav } from "../../app/lib/audio/wav";
 import { pronunciationAttempts, users } from "../../app/server/schema";
-import { expect, expectAccessible, jsEnabled, test, userById, visit, withDb } from "./support";
+import { chunk, fmtChunk, listChunk, riffWave, toneChunk } from "../fixtures/wav";
+import { expect, expectAccessible, holdRequests, jsEnabled, test, userById, visit, withDb } from "./support";
 
 const wavPath = join(tmpdir(), "nika-e2e-pronunciation.wav");
 writeFileSync(
@@ -92,6 +93,34 @@ test("the list shows 100 levels; a file upload is scored at level 1 with every w
   expect(await arcOf(page.getByTestId("level-card").nth(1))).toMatch(/^conic-gradient\(rgba\(0, 0, 0, 0\) 0%/);
 });
 
+test("a phone's WAV with a LIST chunk before its sound: judged by the sound's length, not the file's size", async ({ page, learner }) => {
+  // What a phone's recorder writes: its software, the date and a comment in a LIST chunk before the data.
+  const metadata = listChunk("Gravação da frase do nível 2 no celular, para o Jogo de Pronúncia. ".repeat(30));
+  const upload = async (name: string, bytes: Uint8Array) => {
+    await visit(page, "/pronunciation-game/2");
+    await page
+      .getByLabel("Grave ou escolha um áudio (até 30 segundos)")
+      .setInputFiles({ name, mimeType: "audio/wav", buffer: Buffer.from(bytes) });
+    await page.getByRole("button", { name: "Enviar gravação" }).click();
+  };
+  const refusal = page.getByRole("alert").filter({ hasText: "Erro ao processar áudio" });
+
+  // 31 s of sound, the metadata (and the format) before it: too long
+  await upload("longa.wav", riffWave(metadata, fmtChunk(), toneChunk(31)));
+  await expect(refusal).toContainText("Gravação muito longa (máximo 30 segundos)");
+  // the metadata alone, its data chunk empty: an empty recording, however much the file weighs
+  await upload("vazia.wav", riffWave(fmtChunk(), metadata, chunk("data", new Uint8Array(0))));
+  await expect(refusal).toContainText("A gravação está vazia - tente novamente");
+  expect(await attemptsOf(learner.id)).toEqual([]);
+
+  // 29.95 s of sound: within the limit, though the whole file weighs more than 30 s of it
+  await upload("quase-30s.wav", riffWave(fmtChunk(), metadata, toneChunk(29.95)));
+  await expect(page.getByTestId("pronunciation-result")).toBeVisible();
+  await expect(page).toHaveRedirectedTo(/^\/pronunciation-game\/2\?attempt=[0-9a-f-]{36}$/);
+  expect((await attemptsOf(learner.id)).map((a) => [a.level, a.status])).toEqual([[2, "scored"]]);
+  expect((await userById(learner.id)).monthlyCredits).toBe(49);
+});
+
 test("Próximo nível goes on, and after level 100 back to the list", async ({ page, learner }) => {
   await withDb((db) => db.update(users).set({ monthlyCredits: 5 }).where(eq(users.id, learner.id)));
   for (const [from, to] of [
@@ -150,16 +179,14 @@ test("a level that does not exist is a 404; signed out, the game sends to /signi
 test("with JavaScript: 15 skeleton cards while the list loads on a client navigation", async ({ page, learner: _ }, testInfo) => {
   test.skip(!jsEnabled(testInfo), "client navigation needs JavaScript");
   await visit(page, "/labs");
-  // the list's data (single fetch: /pronunciation-game.data, also prefetched on hover) arrives late
-  await page.route(/\/pronunciation-game\.data/, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    return route.continue();
-  });
+  // the list's data (single fetch: /pronunciation-game.data, also prefetched on hover) arrives once the skeleton was seen
+  const release = await holdRequests(page, /\/pronunciation-game\.data/);
   await page
     .getByRole("main")
     .getByRole("link", { name: /Jogo de Pronúncia/ })
     .click();
   await expect(page.getByTestId("level-skeleton")).toHaveCount(15);
+  release();
   await expect(page.getByTestId("level-card")).toHaveCount(100);
   await expect(page.getByTestId("level-skeleton")).toHaveCount(0);
 });

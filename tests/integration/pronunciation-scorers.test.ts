@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { encodeWav } from "~/lib/audio/wav";
-import { createOpenAiProviders } from "~/server/ai/openai.server";
 import {
   createAlignmentScorer,
   fetchBestScores,
@@ -11,7 +9,9 @@ import {
   UnsupportedAudioError,
   type PronunciationInput,
   type PronunciationOptions,
-} from "~/server/ai/pronunciation/index.server";
+} from "~/features/pronunciation/scoring/index.server";
+import { encodeWav } from "~/lib/audio/wav";
+import { createOpenAiProviders } from "~/server/ai/openai.server";
 import type { ProviderErrorKind } from "~/server/ai/types";
 import { freePort, startFakeUpstream } from "./fake-upstream";
 

@@ -14,6 +14,7 @@ import * as audioRoute from "~/routes/resources+/pronunciation-audio.$attemptId"
 import { creditPeriod, getBalance } from "~/server/credits.server";
 import type { Database } from "~/server/db.server";
 import { appConfig, creditLedger, pronunciationAttempts, pronunciationLevels, users } from "~/server/schema";
+import { chunk, fmtChunk, listChunk, riffWave, toneChunk } from "../fixtures/wav";
 import { useChatWorld } from "./chat-world";
 import { freePort } from "./fake-upstream";
 import { args, call, insertLearner, multipart, request, toastOf, type Part, type TestLearner } from "./harness";
@@ -186,6 +187,10 @@ describe("an attempt", () => {
       [audioPart(wav(1).slice(0, 1000)), 400, "audio_too_short"],
       [audioPart(new TextEncoder().encode("não sou um áudio ".repeat(200)), "audio/wav", "falso.wav"), 415, "not_audio"],
       [audioPart(long), 413, "audio_too_long"],
+      // a phone's WAV is judged by its sound, not its size: metadata before the data chunk is not sound
+      [audioPart(riffWave(listChunk("gravado no celular"), fmtChunk(), toneChunk(31))), 413, "audio_too_long"],
+      [audioPart(riffWave(fmtChunk(), listChunk("só metadados ".repeat(100)), chunk("data", new Uint8Array(0)))), 400, "empty_audio"],
+      [audioPart(riffWave(chunk("LIST", new Uint8Array(2000)))), 415, "not_audio"],
     ];
     for (const [part, status, code] of cases) {
       const refused = await attempt(who, "1", part);
@@ -197,6 +202,7 @@ describe("an attempt", () => {
     );
     expect(text.status).toBe(400);
     expect(await getBalance(db, who.id)).toBe(10);
+    expect(checkRecording(riffWave(fmtChunk(), listChunk("quase trinta segundos ".repeat(100)), toneChunk(29.95))).ok).toBe(true);
     expect(await attemptsOf(who.id)).toHaveLength(0);
   });
 

@@ -4,8 +4,12 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { sql } from "drizzle-orm";
 import { MIN_AUDIO_BYTES } from "~/lib/audio/validate";
-import { readWavHeader } from "~/lib/audio/wav";
+import { readWav } from "~/lib/audio/wav";
 import { ProviderError, type ProviderOptions } from "~/server/ai/index.server";
+import { spendCreditsThen } from "~/server/credits.server";
+import { jsonValue, rowsOf, type DbOrTx } from "~/server/db.server";
+import { deleteQuietly, mediaBucket, PRONUNCIATION_ATTEMPTS_FOLDER, putObject, sniffAudio } from "~/server/storage.server";
+import { levelAudioUrl } from "./content.server";
 import {
   getPronunciationScorer,
   isCreditsExhausted,
@@ -13,11 +17,7 @@ import {
   type PronouncedWord,
   type PronunciationAssessment,
   type PronunciationScorer,
-} from "~/server/ai/pronunciation/index.server";
-import { spendCreditsThen } from "~/server/credits.server";
-import { jsonValue, rowsOf, type DbOrTx } from "~/server/db.server";
-import { deleteQuietly, mediaBucket, PRONUNCIATION_ATTEMPTS_FOLDER, putObject, sniffAudio } from "~/server/storage.server";
-import { levelAudioUrl } from "./content.server";
+} from "./scoring/index.server";
 import type { PronunciationRefusal } from "./texts";
 
 /** Ledger reasons of an attempt's credit and of its refund. */
@@ -146,7 +146,8 @@ export type RecordingCheck = { ok: true; recording: Recording } | { ok: false; c
 
 /**
  * The rules of an attempt's audio, before anything is spent: not empty, at least 1 024 bytes, audio by
- * its content (not by its declared type), and at most 30 s (WAV by its header; compressed audio by size).
+ * its content (not by its declared type), and at most 30 s (a WAV by its sound, which must not be empty
+ * either; compressed audio by size).
  */
 export function checkRecording(bytes: Uint8Array): RecordingCheck {
   if (bytes.byteLength === 0) return { ok: false, code: "empty_audio" };
@@ -154,9 +155,11 @@ export function checkRecording(bytes: Uint8Array): RecordingCheck {
   const sniffed = sniffAudio(bytes);
   if (!sniffed) return { ok: false, code: "not_audio" };
   if (sniffed.mime === "audio/wav") {
-    const header = readWavHeader(bytes);
-    if (header.byteRate <= 0) return { ok: false, code: "not_audio" };
-    if ((bytes.byteLength - 44) / header.byteRate > MAX_ATTEMPT_SECONDS) return { ok: false, code: "audio_too_long" };
+    // By the data chunk, not the file's size: a phone's WAV may carry metadata chunks before or after it.
+    const wav = readWav(bytes);
+    if (!wav) return { ok: false, code: "not_audio" };
+    if (wav.seconds === 0) return { ok: false, code: "empty_audio" };
+    if (wav.seconds > MAX_ATTEMPT_SECONDS) return { ok: false, code: "audio_too_long" };
   } else if (bytes.byteLength > MAX_COMPRESSED_BYTES) {
     return { ok: false, code: "audio_too_long" };
   }

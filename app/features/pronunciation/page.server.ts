@@ -6,7 +6,6 @@ import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { isUuid } from "~/lib/ids";
-import { fetchBestScores, fetchLevelFromSource, ProviderError } from "~/server/ai/pronunciation/index.server";
 import { requireUser } from "~/server/auth.server";
 import { requireFeature } from "~/server/flags.server";
 import { FORM_OVERHEAD_BYTES, parseForm } from "~/server/request.server";
@@ -24,6 +23,7 @@ import {
 } from "./attempts.server";
 import { bandOf, tipFor } from "./content.server";
 import { levelPath, parseLevel } from "./scores";
+import { fetchBestScores, fetchLevelFromSource, ProviderError } from "./scoring/index.server";
 import { PRONUNCIATION_TEXT, REFUSAL_STATUS, REFUSALS, type PronunciationRefusal } from "./texts";
 
 type Args = { request: Request; context: AppLoadContext; params: Record<string, string | undefined> };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { encodeWav, floatToInt16, pureTo16kMono, readWavHeader, renderTo16kMono, resampleLinear, toMono, type AudioBufferLike } from "./wav";
+import { chunk, fmtChunk, listChunk, riffWave, toneChunk } from "../../../tests/fixtures/wav";
+import { encodeWav, floatToInt16, pureTo16kMono, readWav, renderTo16kMono, resampleLinear, toMono, type AudioBufferLike } from "./wav";
 
 const ascii = (bytes: Uint8Array, at: number) => String.fromCharCode(...bytes.subarray(at, at + 4));
 const u16 = (b: Uint8Array, at: number) => b[at]! | (b[at + 1]! << 8);
@@ -63,29 +64,71 @@ describe("encodeWav", () => {
     expect([0, 1, 2, 3].map((i) => view.getInt16(i * 2, true))).toEqual([32767, -32768, 32767, -32768]);
   });
 
-  it("parses back through readWavHeader", () => {
-    const out = encodeWav(sine(440, 16000, 0.25), 16000);
-    expect(readWavHeader(out)).toEqual({
-      riff: "RIFF",
-      riffSize: out.length - 8,
-      wave: "WAVE",
-      fmt: "fmt ",
-      fmtSize: 16,
-      audioFormat: 1,
-      channels: 1,
-      sampleRate: 16000,
-      byteRate: 32000,
-      blockAlign: 2,
-      bitsPerSample: 16,
-      data: "data",
-      dataSize: 8000,
-    });
-    expect(() => readWavHeader(out.subarray(0, 10))).toThrow(RangeError);
-  });
-
   it("rejects a bad sample rate", () => {
     expect(() => encodeWav(new Float32Array(1), 0)).toThrow(RangeError);
     expect(() => encodeWav(new Float32Array(1), 44100.5)).toThrow(RangeError);
+  });
+});
+
+describe("readWav (walks the chunks)", () => {
+  it("reads back what encodeWav writes: canonical, its length from the data chunk", () => {
+    const out = encodeWav(sine(440, 16000, 0.25), 16000);
+    expect(readWav(out)).toEqual({
+      format: 1,
+      channels: 1,
+      sampleRate: 16000,
+      bitsPerSample: 16,
+      byteRate: 32000,
+      dataOffset: 44,
+      dataBytes: 8000,
+      seconds: 0.25,
+      canonical: true,
+    });
+  });
+
+  it("finds the sound after a LIST chunk, and measures it without the metadata", () => {
+    const sound = toneChunk(2);
+    const wav = riffWave(fmtChunk(), listChunk("gravado no celular ".repeat(100)), sound);
+    const info = readWav(wav)!;
+    expect(info).toMatchObject({ format: 1, channels: 1, sampleRate: 16000, bitsPerSample: 16, dataBytes: 64000, seconds: 2, canonical: false });
+    expect(info.dataOffset).toBe(wav.length - 64000);
+    // the same with the LIST (and any other chunk) before fmt
+    expect(readWav(riffWave(listChunk("antes do formato"), chunk("JUNK", new Uint8Array(28)), fmtChunk(), sound))).toMatchObject({ seconds: 2 });
+  });
+
+  it("skips the pad byte after an odd-sized chunk", () => {
+    const odd = chunk("bext", new Uint8Array(7).fill(0x64)); // 8 + 7 + 1 pad byte
+    expect(odd.length).toBe(16);
+    const wav = riffWave(fmtChunk({ channels: 2, sampleRate: 48000 }), odd, toneChunk(0.5, { channels: 2, sampleRate: 48000 }));
+    expect(readWav(wav)).toMatchObject({ channels: 2, sampleRate: 48000, dataOffset: 12 + 24 + 16 + 8, dataBytes: 96000, seconds: 0.5 });
+    // without the pad byte the walk would land one byte off and never find the data chunk
+    const unpadded = riffWave(fmtChunk(), odd.subarray(0, 15), toneChunk(0.5));
+    expect(readWav(unpadded)).toBeNull();
+  });
+
+  it("counts whole frames at the sample rate; a data chunk cut short is read as far as it goes", () => {
+    const wav = riffWave(fmtChunk({ sampleRate: 8000, bitsPerSample: 24, channels: 2 }), chunk("data", new Uint8Array(6 * 8000 + 5)));
+    expect(readWav(wav)?.seconds).toBe(1);
+    const cut = encodeWav(new Float32Array(16000), 16000).subarray(0, 44 + 16000);
+    expect(readWav(cut)).toMatchObject({ dataBytes: 16000, seconds: 0.5, canonical: false });
+    expect(readWav(riffWave(fmtChunk(), chunk("data", new Uint8Array(0))))?.seconds).toBe(0);
+  });
+
+  it("refuses truncated and garbage input", () => {
+    const wav = encodeWav(sine(440, 16000, 0.1), 16000);
+    expect(readWav(new Uint8Array(0))).toBeNull();
+    expect(readWav(wav.subarray(0, 10))).toBeNull(); // before WAVE
+    expect(readWav(wav.subarray(0, 30))).toBeNull(); // inside fmt
+    expect(readWav(wav.subarray(0, 40))).toBeNull(); // no data chunk header
+    expect(readWav(new TextEncoder().encode("não sou um áudio ".repeat(100)))).toBeNull();
+    expect(readWav(riffWave(chunk("LIST", new Uint8Array(2000))))).toBeNull(); // no fmt, no data
+    expect(readWav(riffWave(toneChunk(1), fmtChunk()))).toBeNull(); // data before its format
+    expect(readWav(riffWave(fmtChunk({ channels: 0 }), toneChunk(1)))).toBeNull();
+    expect(readWav(riffWave(fmtChunk({ sampleRate: 0 }), toneChunk(1)))).toBeNull();
+    // a chunk claiming more bytes than the file holds ends the walk
+    const liar = riffWave(fmtChunk(), chunk("LIST", new Uint8Array(4)), toneChunk(1));
+    new DataView(liar.buffer).setUint32(40, 0xfffffff0, true);
+    expect(readWav(liar)).toBeNull();
   });
 });
 

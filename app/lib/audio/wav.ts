@@ -50,42 +50,78 @@ function writeAscii(target: Uint8Array, offset: number, text: string): void {
   for (let i = 0; i < text.length; i++) target[offset + i] = text.charCodeAt(i);
 }
 
-export interface WavHeader {
-  riff: string;
-  riffSize: number;
-  wave: string;
-  fmt: string;
-  fmtSize: number;
-  audioFormat: number;
+export interface WavInfo {
+  /** 1 = integer PCM, 3 = IEEE float (WAVE_FORMAT_EXTENSIBLE is read through to its sub-format). */
+  format: number;
   channels: number;
   sampleRate: number;
-  byteRate: number;
-  blockAlign: number;
   bitsPerSample: number;
-  data: string;
-  dataSize: number;
+  /** Average bytes per second as the fmt chunk states it (what a compressed format's length is read by). */
+  byteRate: number;
+  dataOffset: number;
+  /** The data chunk's bytes present in the file (its stated size, cut to what the file holds). */
+  dataBytes: number;
+  /** How long the sound is, from the data chunk and the format (not from the file's size). */
+  seconds: number;
+  /** The file is exactly the canonical 44-byte header + data that `encodeWav` writes, its sizes true. */
+  canonical: boolean;
 }
 
-/** Reads the canonical 44-byte header written by `encodeWav` (no chunk scanning). */
-export function readWavHeader(bytes: Uint8Array): WavHeader {
-  if (bytes.length < WAV_HEADER_BYTES) throw new RangeError("Too short for a WAV header");
+const fourCC = (bytes: Uint8Array, at: number) => String.fromCharCode(...bytes.subarray(at, at + 4));
+
+/**
+ * Reads a RIFF/WAVE file's format and where its sound is, walking its chunks: recorders put LIST, bext,
+ * JUNK or fact chunks before or between `fmt ` and `data`, and an odd-sized chunk is followed by a pad byte.
+ * Null when the bytes are not a WAV file whose format and data chunks can be read.
+ */
+export function readWav(bytes: Uint8Array): WavInfo | null {
+  if (bytes.length < 12 || fourCC(bytes, 0) !== "RIFF" || fourCC(bytes, 8) !== "WAVE") return null;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const ascii = (at: number) => String.fromCharCode(...bytes.subarray(at, at + 4));
-  return {
-    riff: ascii(0),
-    riffSize: view.getUint32(4, true),
-    wave: ascii(8),
-    fmt: ascii(12),
-    fmtSize: view.getUint32(16, true),
-    audioFormat: view.getUint16(20, true),
-    channels: view.getUint16(22, true),
-    sampleRate: view.getUint32(24, true),
-    byteRate: view.getUint32(28, true),
-    blockAlign: view.getUint16(32, true),
-    bitsPerSample: view.getUint16(34, true),
-    data: ascii(36),
-    dataSize: view.getUint32(40, true),
-  };
+  let fmt: Pick<WavInfo, "format" | "channels" | "sampleRate" | "bitsPerSample" | "byteRate"> | null = null;
+  let fmtAt = 0;
+  let at = 12;
+  while (at + 8 <= bytes.length) {
+    const id = fourCC(bytes, at);
+    const size = view.getUint32(at + 4, true);
+    const body = at + 8;
+    if (id === "fmt " && size >= 16 && body + 16 <= bytes.length) {
+      let format = view.getUint16(body, true);
+      // WAVE_FORMAT_EXTENSIBLE: the real format is the first two bytes of the sub-format GUID.
+      if (format === 0xfffe && size >= 40 && body + 26 <= bytes.length) format = view.getUint16(body + 24, true);
+      fmt = {
+        format,
+        channels: view.getUint16(body + 2, true),
+        sampleRate: view.getUint32(body + 4, true),
+        byteRate: view.getUint32(body + 8, true),
+        bitsPerSample: view.getUint16(body + 14, true),
+      };
+      fmtAt = at;
+    } else if (id === "data" && fmt) {
+      const dataBytes = Math.min(size, bytes.length - body);
+      const seconds = soundSeconds(fmt, dataBytes);
+      if (seconds === null) return null;
+      return {
+        ...fmt,
+        dataOffset: body,
+        dataBytes,
+        seconds,
+        canonical: fmtAt === 12 && body === WAV_HEADER_BYTES && size === bytes.length - WAV_HEADER_BYTES,
+      };
+    }
+    at = body + size + (size % 2);
+  }
+  return null;
+}
+
+/** PCM and float by whole frames at the sample rate; any other format by its stated byte rate. Null when unknowable. */
+function soundSeconds(fmt: Pick<WavInfo, "format" | "channels" | "sampleRate" | "bitsPerSample" | "byteRate">, dataBytes: number) {
+  if (fmt.channels < 1 || fmt.sampleRate < 1) return null;
+  if (fmt.format === 1 || fmt.format === 3) {
+    if (fmt.bitsPerSample < 1) return null;
+    const frameBytes = Math.ceil(fmt.bitsPerSample / 8) * fmt.channels;
+    return Math.floor(dataBytes / frameBytes) / fmt.sampleRate;
+  }
+  return fmt.byteRate < 1 ? null : dataBytes / fmt.byteRate;
 }
 
 /** Averages channels into one; a single channel is returned as-is. */

@@ -7,8 +7,9 @@
 //   POST {NIKA_USER_LEVEL_WEBHOOK_URL}            {user_id, 'no-cache': true} → {best_scores_map: {"1": 80}}
 //        or a one-item array of it; 30 s, retried 2 times.
 // A one-item array is accepted wherever an object is (automation tools often wrap replies in one).
-import { ProviderError, deadline, errorFromResponse, toProviderError } from "../types";
-import { bytesToBase64, isRecord, withProviderDefaults } from "../util";
+import { ProviderError, deadline, errorFromResponse, toProviderError } from "~/server/ai/types";
+import { bytesToBase64, isRecord, withProviderDefaults } from "~/server/ai/util";
+import { toWav16kMono } from "./audio";
 import { round1 } from "./scoring";
 import {
   CreditsExhaustedError,
@@ -22,7 +23,6 @@ import {
   type PronunciationOptions,
   type PronunciationScorer,
 } from "./types";
-import { toWav16kMono } from "./wav";
 
 const NAME = "webhook";
 const INVALID = "Invalid webhook response";

