@@ -30,10 +30,10 @@ function sessionCookie(env: Pick<Env, "SESSION_SECRET" | "APP_ENV">) {
 
 // ——— sessions ———
 
-/** Creates a session row and returns the Set-Cookie header value. */
-export async function createSession(context: AppLoadContext, userId: string, request: Request): Promise<string> {
+/** Creates a session row (in `db`: a caller's transaction, if any) and returns the Set-Cookie header value. */
+export async function createSession(context: AppLoadContext, userId: string, request: Request, db: DbOrTx = context.db): Promise<string> {
   const token = randomToken();
-  await context.db.insert(sessions).values({
+  await db.insert(sessions).values({
     id: await sha256Hex(token),
     userId,
     userAgent: request.headers.get("User-Agent")?.slice(0, 300) ?? null,

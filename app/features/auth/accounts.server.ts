@@ -2,7 +2,7 @@
 // Routes stay thin and call these; every rule here is the server's, whatever the browser did.
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { eq } from "drizzle-orm";
-import { destroyAllSessions, forgetUserSessions } from "~/server/auth.server";
+import { createSession, destroyAllSessions, forgetUserSessions } from "~/server/auth.server";
 import { creditPeriod, monthlyAllowance } from "~/server/credits.server";
 import { getFlags } from "~/server/flags.server";
 import { sendMail } from "~/server/mail.server";
@@ -19,12 +19,23 @@ export function publicOrigin(context: AppLoadContext, request: Request) {
 
 export type SignupInput = { name: string; email: string; whatsapp: string; password: string };
 export type SignupResult =
-  | { status: "created"; userId: string; emailConfirmationRequired: boolean }
+  | {
+      status: "created";
+      userId: string;
+      emailConfirmationRequired: boolean;
+      /** The new session's Set-Cookie, when no confirmation is required and the request was given. */
+      sessionCookie: string | null;
+    }
   | { status: "disabled" }
   | { status: "rate_limited"; retryAfterMs: number }
   | { status: "email_exists" };
 
-export async function signUp(context: AppLoadContext, input: SignupInput, origin: string): Promise<SignupResult> {
+/**
+ * Creates the account — user, password, first credits, and its confirmation link or (given `request`) its
+ * session — in one transaction: a failure leaves no account behind. The e-mails go after it; their failure
+ * does not undo the sign-up (the confirmation e-mail can be sent again from /email-verification).
+ */
+export async function signUp(context: AppLoadContext, input: SignupInput, origin: string, request?: Request): Promise<SignupResult> {
   const { db } = context;
   const flags = await getFlags(context);
   if (!flags.signup_enabled) return { status: "disabled" };
@@ -39,7 +50,7 @@ export async function signUp(context: AppLoadContext, input: SignupInput, origin
   const now = new Date();
   const allowance = monthlyAllowance(context.cloudflare.env);
   const passwordHash = await hashPassword(input.password);
-  const userId = await db.transaction(async (tx) => {
+  const created = await db.transaction(async (tx) => {
     const [user] = await tx
       .insert(users)
       .values({
@@ -55,20 +66,26 @@ export async function signUp(context: AppLoadContext, input: SignupInput, origin
     if (!user) return null; // a parallel sign-up with the same e-mail won the race
     await tx.insert(passwordCredentials).values({ userId: user.id, passwordHash });
     await tx.insert(creditLedger).values({ userId: user.id, delta: allowance, balanceAfter: allowance, reason: "signup" });
-    return user.id;
+    if (flags.email_confirmation_required) {
+      return { userId: user.id, token: await issueToken(tx, user.id, "email_verification"), sessionCookie: null };
+    }
+    return { userId: user.id, token: null, sessionCookie: request ? await createSession(context, user.id, request, tx) : null };
   });
-  if (!userId) return { status: "email_exists" };
+  if (!created) return { status: "email_exists" };
+  const { userId, token, sessionCookie } = created;
 
   // The welcome e-mail is a courtesy: its failure never fails the sign-up.
   await sendMail(db, context.cloudflare.env, welcomeEmail(input.email, input.name)).catch(() => {});
-  if (flags.email_confirmation_required) await sendVerificationEmail(context, userId, origin);
-  return { status: "created", userId, emailConfirmationRequired: flags.email_confirmation_required };
+  if (token) {
+    await mailVerificationLink(context, { email: input.email, name: input.name }, token, origin).catch((error: unknown) =>
+      console.error("sign-up: the confirmation e-mail was not sent", error),
+    );
+  }
+  return { status: "created", userId, emailConfirmationRequired: flags.email_confirmation_required, sessionCookie };
 }
 
-async function sendVerificationEmail(context: AppLoadContext, userId: string, origin: string) {
-  const [user] = await context.db.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, userId));
-  if (!user) return;
-  const token = await issueToken(context.db, userId, "email_verification");
+/** Mails a confirmation link (counted against the resend limit). */
+async function mailVerificationLink(context: AppLoadContext, user: { email: string; name: string }, token: string, origin: string) {
   await recordAttempt(context.db, LIMITS.verificationResend, user.email);
   const link = `${origin}/confirm-email?token_hash=${encodeURIComponent(token)}&type=signup`;
   await sendMail(context.db, context.cloudflare.env, confirmationEmail(user.email, user.name, link));
@@ -89,9 +106,14 @@ export type ResendResult = { status: "sent" } | { status: "rate_limited"; retryA
 export async function resendVerification(context: AppLoadContext, email: string, origin: string): Promise<ResendResult> {
   const limit = await checkLimit(context.db, LIMITS.verificationResend, email);
   if (!limit.allowed) return { status: "rate_limited", retryAfterMs: limit.retryAfterMs };
-  const [user] = await context.db.select({ id: users.id, confirmedAt: users.emailConfirmedAt }).from(users).where(eq(users.email, email));
-  if (user && !user.confirmedAt) await sendVerificationEmail(context, user.id, origin);
-  else await recordAttempt(context.db, LIMITS.verificationResend, email);
+  const [user] = await context.db
+    .select({ id: users.id, name: users.name, confirmedAt: users.emailConfirmedAt })
+    .from(users)
+    .where(eq(users.email, email));
+  if (user && !user.confirmedAt) {
+    const token = await issueToken(context.db, user.id, "email_verification");
+    await mailVerificationLink(context, { email, name: user.name }, token, origin);
+  } else await recordAttempt(context.db, LIMITS.verificationResend, email);
   return { status: "sent" };
 }
 

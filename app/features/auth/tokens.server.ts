@@ -12,19 +12,25 @@ export const TOKEN_TTL_MS: Record<TokenPurpose, number> = {
   email_change: 24 * 60 * 60_000,
 };
 
-/** Issues a token (only its hash is stored) and invalidates older unused ones of the same purpose. */
+/**
+ * Issues a token (only its hash is stored) and invalidates older unused ones of the same purpose — together,
+ * so a failure in between never leaves the learner without a usable link.
+ */
 export async function issueToken(db: DbOrTx, userId: string, purpose: TokenPurpose, newEmail?: string) {
   const token = randomToken();
-  await db
-    .update(authTokens)
-    .set({ usedAt: new Date() })
-    .where(and(eq(authTokens.userId, userId), eq(authTokens.purpose, purpose), isNull(authTokens.usedAt)));
-  await db.insert(authTokens).values({
-    tokenHash: await sha256Hex(token),
-    userId,
-    purpose,
-    newEmail: newEmail ?? null,
-    expiresAt: new Date(Date.now() + TOKEN_TTL_MS[purpose]),
+  const tokenHash = await sha256Hex(token);
+  await db.transaction(async (tx) => {
+    await tx
+      .update(authTokens)
+      .set({ usedAt: new Date() })
+      .where(and(eq(authTokens.userId, userId), eq(authTokens.purpose, purpose), isNull(authTokens.usedAt)));
+    await tx.insert(authTokens).values({
+      tokenHash,
+      userId,
+      purpose,
+      newEmail: newEmail ?? null,
+      expiresAt: new Date(Date.now() + TOKEN_TTL_MS[purpose]),
+    });
   });
   return token;
 }

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { SubmitButton } from "~/components/button";
 import { NoticeBox } from "~/components/notice";
 import { publicOrigin, resendVerification, secondsUntilResend } from "~/features/auth/accounts.server";
+import { answerUnexpected, FAILURE_MESSAGES } from "~/features/auth/failure.server";
 import { pendingEmailHeader, readPendingEmail } from "~/features/auth/pending-email.server";
 import { emailOnlySchema } from "~/features/auth/schemas";
 import { AuthCard, BackToSignIn } from "~/features/auth/ui";
@@ -37,7 +38,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const email = posted ?? (await readPendingEmail(context.cloudflare.env, request));
   if (!email) throw redirect("/signup");
 
-  const outcome = await resendVerification(context, email, publicOrigin(context, request));
+  let outcome;
+  try {
+    outcome = await resendVerification(context, email, publicOrigin(context, request));
+  } catch (error) {
+    // The e-mail did not go: the button comes back at once (the server's own limit still applies).
+    return answerUnexpected(error, { request, context }, () =>
+      data({ error: FAILURE_MESSAGES.resendVerification, waitSeconds: 0 }, { status: 500 }),
+    );
+  }
   if (outcome.status === "rate_limited") {
     const seconds = secondsLeft(outcome.retryAfterMs);
     return data(
@@ -58,7 +67,8 @@ export default function EmailVerification() {
   // The server's own wait (0 when a resend is allowed now) is what the first render shows, so the
   // button is disabled without JavaScript too; with JavaScript the spec's countdown takes over.
   const serverWait = actionData?.waitSeconds ?? waitSeconds;
-  const remaining = useCountdown(serverWait, serverWait > 0 ? serverWait : RESEND_COUNTDOWN_S, actionData ?? waitSeconds);
+  const restartAt = serverWait > 0 || actionData?.error ? serverWait : RESEND_COUNTDOWN_S;
+  const remaining = useCountdown(serverWait, restartAt, actionData ?? waitSeconds);
 
   return (
     <AuthCard

@@ -4,6 +4,7 @@ import { SubmitButton } from "~/components/button";
 import { ConformForm, Field, useSchemaForm } from "~/components/forms";
 import { NoticeBox } from "~/components/notice";
 import { isResetTokenValid, resetPassword } from "~/features/auth/accounts.server";
+import { answerUnexpected, FAILURE_MESSAGES } from "~/features/auth/failure.server";
 import { PASSWORD_MIN, resetPasswordSchema } from "~/features/auth/schemas";
 import { AuthCard, DelayedRedirect, linkClass } from "~/features/auth/ui";
 import type { RouteHandle } from "~/lib/access";
@@ -32,10 +33,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }) }, { status: 400 });
   }
-  const changed = await resetPassword(context, submission.value.token, submission.value.password);
-  if (!changed) {
-    return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"], formErrors: [INVALID_LINK] }) }, { status: 400 });
+  const reply = (status: number, message: string) =>
+    data({ result: submission.reply({ hideFields: ["password", "confirmPassword"], formErrors: [message] }) }, { status });
+  let changed;
+  try {
+    changed = await resetPassword(context, submission.value.token, submission.value.password);
+  } catch (error) {
+    return answerUnexpected(error, { request, context }, () => reply(500, FAILURE_MESSAGES.resetPassword));
   }
+  if (!changed) return reply(400, INVALID_LINK);
   // Every session of the user is gone (including this browser's): clear the cookie too.
   return redirect("/reset-password?done=1", { headers: { "Set-Cookie": await destroySession(context, request) } });
 }

@@ -5,6 +5,7 @@ import { buttonVariants, SubmitButton } from "~/components/button";
 import { ConformForm, Field, useSchemaForm } from "~/components/forms";
 import { NoticeBox } from "~/components/notice";
 import { createAuthenticator, InvalidCredentialsError } from "~/features/auth/authenticator.server";
+import { answerUnexpected, FAILURE_MESSAGES } from "~/features/auth/failure.server";
 import { googleSignInAvailable } from "~/features/auth/google.server";
 import { pendingEmailHeader } from "~/features/auth/pending-email.server";
 import { signinSchema } from "~/features/auth/schemas";
@@ -27,7 +28,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { redirectTo: safeRedirect(redirectTo, ""), googleEnabled: await googleSignInAvailable(context) };
 }
 
-type SigninRefusal = "rate_limited" | "invalid_credentials" | "email_not_confirmed";
+type SigninRefusal = "rate_limited" | "invalid_credentials" | "email_not_confirmed" | "unexpected";
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readFormData(request);
@@ -38,38 +39,49 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const reply = (code: SigninRefusal, status: number, formErrors: string[], headers?: HeadersInit) =>
     data({ result: submission.reply({ hideFields: ["password"], formErrors }), code }, { status, headers });
 
-  const limit = await checkLimit(context.db, LIMITS.signin, email);
-  if (!limit.allowed) {
-    return reply("rate_limited", 429, ["Muitas tentativas", `Aguarde ${minutesLeft(limit.retryAfterMs)} minutos antes de tentar novamente.`]);
-  }
-
-  let user;
+  // An unexpected failure while the credentials are checked is the spec's 'Erro ao fazer login…'; one
+  // after they were accepted (the flags, the new session) its 'Erro inesperado…'.
+  let failure: string = FAILURE_MESSAGES.signin;
   try {
+    const limit = await checkLimit(context.db, LIMITS.signin, email);
+    if (!limit.allowed) {
+      return reply("rate_limited", 429, ["Muitas tentativas", `Aguarde ${minutesLeft(limit.retryAfterMs)} minutos antes de tentar novamente.`]);
+    }
     // The body is read once (above); the strategy gets the same fields.
-    user = await createAuthenticator(context).authenticate("form", new Request(request.url, { method: "POST", body: formData }));
-  } catch (error) {
-    if (!(error instanceof InvalidCredentialsError)) throw error;
-    await recordAttempt(context.db, LIMITS.signin, email);
-    return reply("invalid_credentials", 401, ["Email ou senha incorretos. Tente novamente."]);
-  }
+    const user = await createAuthenticator(context)
+      .authenticate("form", new Request(request.url, { method: "POST", body: formData }))
+      .catch((error: unknown) => {
+        if (error instanceof InvalidCredentialsError) return null;
+        throw error;
+      });
+    if (!user) {
+      await recordAttempt(context.db, LIMITS.signin, email);
+      return reply("invalid_credentials", 401, ["Email ou senha incorretos. Tente novamente."]);
+    }
 
-  const flags = await getFlags(context);
-  if (flags.email_confirmation_required && !user.emailConfirmedAt) {
-    return reply(
-      "email_not_confirmed",
-      403,
-      ["Email não confirmado", "Verifique sua caixa de entrada e clique no link de confirmação que enviamos."],
-      { "Set-Cookie": await pendingEmailHeader(context.cloudflare.env, email) },
+    failure = FAILURE_MESSAGES.unexpected;
+    const flags = await getFlags(context);
+    if (flags.email_confirmation_required && !user.emailConfirmedAt) {
+      return reply(
+        "email_not_confirmed",
+        403,
+        ["Email não confirmado", "Verifique sua caixa de entrada e clique no link de confirmação que enviamos."],
+        { "Set-Cookie": await pendingEmailHeader(context.cloudflare.env, email) },
+      );
+    }
+
+    const sessionCookie = await context.db.transaction(async (tx) => {
+      await clearAttempts(tx, LIMITS.signin, email);
+      return createSession(context, user.id, request, tx);
+    });
+    return redirectWithToast(
+      safeRedirect(redirectTo),
+      { type: "success", title: "Login realizado com sucesso!" },
+      { headers: { "Set-Cookie": sessionCookie } },
     );
+  } catch (error) {
+    return answerUnexpected(error, { request, context }, () => reply("unexpected", 500, [failure]));
   }
-
-  await clearAttempts(context.db, LIMITS.signin, email);
-  const sessionCookie = await createSession(context, user.id, request);
-  return redirectWithToast(
-    safeRedirect(redirectTo),
-    { type: "success", title: "Login realizado com sucesso!" },
-    { headers: { "Set-Cookie": sessionCookie } },
-  );
 }
 
 export default function SignIn() {

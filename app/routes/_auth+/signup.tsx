@@ -5,11 +5,12 @@ import { Button, SubmitButton } from "~/components/button";
 import { ConformForm, Field, useSchemaForm } from "~/components/forms";
 import { type Notice, NoticeBox } from "~/components/notice";
 import { publicOrigin, signUp } from "~/features/auth/accounts.server";
+import { answerUnexpected, FAILURE_MESSAGES } from "~/features/auth/failure.server";
 import { pendingEmailHeader } from "~/features/auth/pending-email.server";
 import { PASSWORD_MIN, signupSchema } from "~/features/auth/schemas";
 import { AuthCard, linkClass } from "~/features/auth/ui";
 import type { RouteHandle } from "~/lib/access";
-import { createSession, redirectIfSignedIn } from "~/server/auth.server";
+import { redirectIfSignedIn } from "~/server/auth.server";
 import { getFlags } from "~/server/flags.server";
 import { minutesLeft } from "~/server/rate-limit.server";
 import { parseForm } from "~/server/request.server";
@@ -31,7 +32,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { signupEnabled: flags.signup_enabled };
 }
 
-type SignupRefusal = "disabled" | "rate_limited" | "email_exists";
+type SignupRefusal = "disabled" | "rate_limited" | "email_exists" | "unexpected";
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const submission = await parseForm(request, signupSchema);
@@ -43,7 +44,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     data({ result: submission.reply({ hideFields: ["password", "confirmPassword"], formErrors }), code }, { status });
 
   const { name, email, whatsapp, password } = submission.value;
-  const outcome = await signUp(context, { name, email, whatsapp, password }, publicOrigin(context, request));
+  let outcome;
+  try {
+    outcome = await signUp(context, { name, email, whatsapp, password }, publicOrigin(context, request), request);
+  } catch (error) {
+    return answerUnexpected(error, { request, context }, () => reply("unexpected", 500, [FAILURE_MESSAGES.signup]));
+  }
   switch (outcome.status) {
     case "disabled":
       return reply("disabled", 403, [SIGNUP_DISABLED.title, SIGNUP_DISABLED.description!]);
@@ -60,7 +66,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return redirectWithToast(
         "/",
         { type: "success", title: "Conta criada com sucesso!" },
-        { headers: { "Set-Cookie": await createSession(context, outcome.userId, request) } },
+        outcome.sessionCookie ? { headers: { "Set-Cookie": outcome.sessionCookie } } : undefined,
       );
   }
 }
