@@ -48,6 +48,14 @@ async function rightAnswer(gameId: string, position: number) {
   return row!.cardId;
 }
 
+async function memoryOf(userId: string, cardId: string) {
+  const [row] = await db
+    .select()
+    .from(flashcardMemory)
+    .where(and(eq(flashcardMemory.userId, userId), eq(flashcardMemory.cardId, cardId)));
+  return row!;
+}
+
 const wrongOption = (game: GameView, position: number, right: string) => game.questions[position]!.options.find((o) => o.id !== right)!.id;
 
 describe("shipped content", () => {
@@ -301,6 +309,40 @@ describe("memory and review (FSRS)", () => {
     // Later, when FSRS says the known card is due, it is counted for review.
     const later = new Date(memory.get(knownCard)!.due.getTime() + 1000);
     expect((await loadPicker(db, userId, later)).reviewCount).toBeGreaterThanOrEqual(1);
+  });
+
+  it("Revisão asks a missed word first, even when it is due later than a known word that is already due", async () => {
+    const userId = await newUser();
+    // A word known today is due again in some days…
+    const first = await started(userId);
+    const knownCard = await rightAnswer(first.gameId, 0);
+    await answerQuestion(db, userId, { gameId: first.gameId, position: 0, chosenId: knownCard }, NOW);
+    const knownDue = (await memoryOf(userId, knownCard)).due;
+    // …and a day after that, another word is missed: it is due again minutes after being missed.
+    const missedAt = new Date(knownDue.getTime() + 24 * 60 * 60_000);
+    const second = await startGame(db, userId, { kind: "category", slug: "animais" }, missedAt, seeded(3));
+    if (!second.ok) throw new Error(`game not started: ${second.code}`);
+    const secondGame = (await loadGame(db, userId, second.gameId))!;
+    let missedPosition = 0;
+    while ((await rightAnswer(second.gameId, missedPosition)) === knownCard) missedPosition++;
+    const missedCard = await rightAnswer(second.gameId, missedPosition);
+    await answerQuestion(
+      db,
+      userId,
+      { gameId: second.gameId, position: missedPosition, chosenId: wrongOption(secondGame, missedPosition, missedCard) },
+      missedAt,
+    );
+
+    const reviewAt = new Date(missedAt.getTime() + 1000);
+    const missed = await memoryOf(userId, missedCard);
+    expect(missed.lastMissed).toBe(true);
+    expect(missed.due.getTime()).toBeGreaterThan(reviewAt.getTime()); // not due yet: in review only because it was missed
+    expect(missed.due.getTime()).toBeGreaterThan(knownDue.getTime());
+    expect(knownDue.getTime()).toBeLessThan(reviewAt.getTime()); // the known word is due
+
+    const review = await startGame(db, userId, { kind: "review" }, reviewAt, seeded(11));
+    if (!review.ok) throw new Error(`review not started: ${review.code}`);
+    expect([await rightAnswer(review.gameId, 0), await rightAnswer(review.gameId, 1)]).toEqual([missedCard, knownCard]);
   });
 
   it("a review with no card seen yet is refused without spending", async () => {
