@@ -40,7 +40,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // Spec §2 background handler: an e-mail change link that landed on any page goes to /confirm-email.
   const emailChangeTarget = emailChangeLinkTarget(new URL(request.url));
   if (emailChangeTarget) throw redirect(emailChangeTarget);
-  const [{ toast, headers }, flags, user] = await Promise.all([takeToast(request), getFlags(context), getSessionUser(request, context)]);
+  const [{ toast, headers }, flags, user] = await Promise.all([
+    takeToast(context.cloudflare.env, request),
+    getFlags(context),
+    getSessionUser(request, context),
+  ]);
   return data(
     {
       // A fresh id per flash toast: the client shows each one once, also after client navigations.

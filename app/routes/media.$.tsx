@@ -4,6 +4,7 @@
 // download route (signed-in learners, served as an attachment).
 import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import type { RouteHandle } from "~/lib/access";
+import { notFound } from "~/server/request.server";
 import {
   CHAT_AUDIO_FOLDER,
   isValidKey,
@@ -15,18 +16,17 @@ import {
 
 export const handle: RouteHandle = { access: "public" };
 
-const notFound = () =>
-  new Response("Arquivo não encontrado", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+const fileNotFound = () => notFound("Arquivo não encontrado");
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const key = params["*"] ?? "";
   // Learners' recordings are private: /resources/chat-audio/* and /resources/pronunciation-audio/*
   // serve them, to their owner.
   const isPrivate = key.startsWith(`${CHAT_AUDIO_FOLDER}/`) || key.startsWith(`${PRONUNCIATION_ATTEMPTS_FOLDER}/`);
-  if (!isValidKey(key) || isPrivate) return notFound();
+  if (!isValidKey(key) || isPrivate) return fileNotFound();
   if (key.startsWith(`${MATERIALS_FOLDER}/`)) {
     const [, lessonId, file] = key.split("/");
-    if (!lessonId || !file) return notFound();
+    if (!lessonId || !file) return fileNotFound();
     return redirect(`/courses/lessons/${encodeURIComponent(lessonId)}/materials/${encodeURIComponent(file)}/download`);
   }
   const served = await serveObject(mediaBucket(context), key, {
@@ -35,5 +35,5 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     cacheControl: "public, max-age=31536000, immutable",
     ranges: true,
   });
-  return served ?? notFound();
+  return served ?? fileNotFound();
 }

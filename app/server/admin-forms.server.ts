@@ -10,7 +10,7 @@ import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import type { z } from "zod";
 import { UPLOAD_MESSAGES, UPLOAD_RULES, type AdminActionData, type AdminRefusal, type UploadKind } from "~/lib/admin-forms";
 import { errorMessage } from "~/lib/errors";
-import { BODY_MESSAGES, BodyTooLargeError, FORM_OVERHEAD_BYTES } from "./request.server";
+import { BodyTooLargeError, FORM_OVERHEAD_BYTES, refusalMessage } from "./request.server";
 import {
   deleteQuietly,
   keyFromPublicUrl,
@@ -89,7 +89,7 @@ export async function parseAdminForm<Schema extends z.ZodType>(
       return { kind: "too_large", refusal: bodyTooLarge(fields) };
     }
     if (error instanceof Response && error.status !== 400) throw error; // not a form at all (415)
-    if (error instanceof Response) return { kind: "unreadable", message: BODY_MESSAGES.unreadable };
+    if (error instanceof Response) return { kind: "unreadable", message: await refusalMessage(error) }; // broken, or a field sent twice
     return { kind: "unreadable", message: errorMessage(error) };
   }
 
@@ -253,7 +253,11 @@ export async function handleAdminSave<Schema extends z.ZodType, Saved extends Sa
   switch (outcome.status) {
     case "ok": {
       const { to, title = "Sucesso", description } = options.success;
-      return redirectWithToast(typeof to === "function" ? to(outcome.saved) : to, { type: "success", title, description });
+      return redirectWithToast(context.cloudflare.env, typeof to === "function" ? to(outcome.saved) : to, {
+        type: "success",
+        title,
+        description,
+      });
     }
     case "not_found":
       return refuse("not_found", 404, errorFormErrors(options.failure(options.notFound)));

@@ -261,7 +261,7 @@ export async function requireUser(request: Request, context: AppLoadContext): Pr
     const target = returnPath(request);
     const signIn = target === "/" ? "/signin" : `/signin?redirectTo=${encodeURIComponent(target)}`;
     const toast = signInToastFor(target);
-    throw toast ? await redirectWithToast(signIn, toast) : redirect(signIn);
+    throw toast ? await redirectWithToast(context.cloudflare.env, signIn, toast) : redirect(signIn);
   }
   if (refusal) throw redirect("/blocked");
   return user!;

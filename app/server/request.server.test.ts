@@ -7,11 +7,12 @@ import {
   checkBodyHeaders,
   drain,
   FORM_BYTES,
+  notFound,
   parseForm,
   readBytes,
   readFormData,
   readMultipart,
-  requireIntent,
+  refusalMessage,
   requireUuidParam,
   UnreadableBodyError,
 } from "./request.server";
@@ -104,6 +105,19 @@ describe("readFormData", () => {
     const broken = post('--b\r\nContent-Disposition: form-data; name="a"\r\n\r\nno end', { "Content-Type": "multipart/form-data; boundary=b" });
     expect(await outcome(() => readFormData(broken))).toBe("400 Não foi possível ler o envio.");
   });
+
+  it("refuses a field sent twice (url-encoded or multipart) with 400", async () => {
+    const urlencoded = { "Content-Type": "application/x-www-form-urlencoded" };
+    expect(await outcome(() => readFormData(post("intent=save&title=a&intent=save&title=b", urlencoded)))).toBe("400 Campo repetido no envio.");
+    expect(await outcome(() => readFormData(post("title=a&title=", urlencoded)))).toBe("400 Campo repetido no envio.");
+    const multipart = new FormData();
+    multipart.append("title", "a");
+    multipart.append("title", "b");
+    expect(await outcome(() => readFormData(new Request("https://nika.test/x", { method: "POST", body: multipart })))).toBe(
+      "400 Campo repetido no envio.",
+    );
+    expect(await outcome(() => readFormData(post("title=a&description=a&intent=save", urlencoded)))).toBe("ok");
+  });
 });
 
 describe("readBytes", () => {
@@ -121,7 +135,7 @@ describe("readBytes", () => {
   });
 });
 
-describe("parseForm / requireIntent / requireUuidParam", () => {
+describe("parseForm / requireUuidParam / notFound", () => {
   const schema = z.object({ intent: z.literal("save"), title: z.string().max(5) });
 
   it("validates with the route's schema", async () => {
@@ -132,12 +146,9 @@ describe("parseForm / requireIntent / requireUuidParam", () => {
     expect(bad.reply().error).toHaveProperty("title");
   });
 
-  it("refuses unknown intents with 400", async () => {
-    const form = new FormData();
-    form.set("intent", "hack");
-    expect(await outcome(async () => requireIntent(form, ["save", "remove"]))).toBe("400 Ação inválida.");
-    form.set("intent", "remove");
-    expect(requireIntent(form, ["save", "remove"])).toBe("remove");
+  it("refuses a repeated field before the schema sees an array", async () => {
+    const repeated = post("intent=save&title=abc&intent=save&title=abc", { "Content-Type": "application/x-www-form-urlencoded" });
+    expect(await outcome(() => parseForm(repeated, schema))).toBe("400 Campo repetido no envio.");
   });
 
   it("404s malformed ids before any other work", async () => {
@@ -147,6 +158,27 @@ describe("parseForm / requireIntent / requireUuidParam", () => {
 });
 
 describe("readMultipart", () => {
+  it("refuses a part name sent twice, text or file, once the body is read", async () => {
+    const twice = (first: string, second: string) =>
+      new Request("https://nika.test/x", {
+        method: "POST",
+        headers: { "Content-Type": "multipart/form-data; boundary=b" },
+        body: `--b\r\n${first}\r\n--b\r\n${second}\r\n--b--\r\n`,
+      });
+    const text = (name: string) => `Content-Disposition: form-data; name="${name}"\r\n\r\nvalor`;
+    const file = (name: string) => `Content-Disposition: form-data; name="${name}"; filename="a.pdf"\r\n\r\n%PDF`;
+    const files: string[] = [];
+    const onFile = async (part: { filename?: string; data: AsyncIterable<Uint8Array> }) => {
+      files.push(part.filename ?? "");
+      await drain(part.data);
+      return undefined;
+    };
+    expect(await outcome(() => readMultipart(twice(text("title"), text("title")), 1024, onFile))).toBe("400 Campo repetido no envio.");
+    expect(await outcome(() => readMultipart(twice(file("file"), file("file")), 1024, onFile))).toBe("400 Campo repetido no envio.");
+    expect(await outcome(() => readMultipart(twice(text("file"), file("file")), 1024, onFile))).toBe("400 Campo repetido no envio.");
+    expect(await outcome(() => readMultipart(twice(text("title"), file("file")), 1024, onFile))).toBe("ok");
+  });
+
   it("streams file parts to the handler and refuses non-forms", async () => {
     const form = new FormData();
     form.set("title", "Aula");
@@ -203,7 +235,25 @@ describe("refusals", () => {
       error: "Não encontrado.",
       cacheControl: "no-store",
     });
-    expect(await refusalOf(() => requireIntent(new FormData(), ["save"]))).toMatchObject({ status: 400, code: "unknown_intent" });
+    expect(await refusalOf(() => readFormData(post("a=1&a=2", urlencoded)))).toMatchObject({ status: 400, code: "duplicated_field" });
+    expect(await refusalOf(() => requireUuidParam({ id: "x" }, "id", "Aula não encontrada"))).toEqual({
+      status: 404,
+      code: "not_found",
+      error: "Aula não encontrada",
+      cacheControl: "no-store",
+    });
+    expect(
+      await refusalOf(() => {
+        throw notFound("Módulo não encontrado", "module_not_found");
+      }),
+    ).toMatchObject({ status: 404, code: "module_not_found" });
+  });
+
+  it("throws the answer, whose message callers with their own shape can read", async () => {
+    const thrown = notFound("Aula não encontrada");
+    expect(thrown).toBeInstanceOf(Response);
+    expect(await refusalMessage(thrown)).toBe("Aula não encontrada");
+    expect(await refusalMessage(new Response("texto"))).toBe("Não foi possível ler o envio.");
   });
 
   it("a page's own not-found is thrown as it is", () => {

@@ -1,9 +1,11 @@
 // The one way to read a request body in an action or resource route. Every refusal is a Response
 // thrown with a 4xx status and a short pt-BR message, checked in this order:
 //   content type not accepted → 415 · declared Content-Length over the cap → 413 (before reading) ·
-//   more bytes than the cap arrive → 413 (while reading) · unreadable body → 400 · schema → 400 reply.
+//   more bytes than the cap arrive → 413 (while reading) · unreadable body → 400 · a field sent twice
+//   → 400 · schema → 400 reply.
 // Files in multipart bodies can be streamed part by part (`readMultipart`) so workerd never holds more
-// than the caps in memory. Path ids are checked here too (`requireUuidParam`: malformed → 404).
+// than the caps in memory. Path ids are checked here too (`requireUuidParam`: malformed → 404), and
+// `notFound` is the one 404 of loaders and actions.
 import { parseWithZod } from "@conform-to/zod/v4";
 import { unstable_parseMultipartFormData, type UploadHandlerPart } from "@remix-run/cloudflare";
 import type { z } from "zod";
@@ -22,6 +24,7 @@ export const BODY_MESSAGES = {
   unreadable: "Não foi possível ler o envio.",
   invalid: "Dados inválidos.",
   unknownIntent: "Ação inválida.",
+  duplicatedField: "Campo repetido no envio.",
 } as const;
 
 export type BodyKind = "urlencoded" | "multipart" | "json" | "text";
@@ -35,6 +38,21 @@ export function refusal(status: number, message: string, code = statusCode(statu
 
 function statusCode(status: number) {
   return status === 413 ? "too_large" : status === 415 ? "unsupported_type" : status === 404 ? "not_found" : "bad_request";
+}
+
+/**
+ * The 404 of every loader and action (thrown): `{ error, code }` like any refusal, so error boundaries
+ * read one shape. `code` names a kind of missing thing when a boundary shows it its own way.
+ */
+export const notFound = (message = "Não encontrado.", code = "not_found") => refusal(404, message, code);
+
+/** The pt-BR message of a refusal thrown by the helpers here (for callers that answer in their own shape). */
+export async function refusalMessage(response: Response, fallback: string = BODY_MESSAGES.unreadable): Promise<string> {
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => null)) as { error?: unknown } | null;
+  return typeof body?.error === "string" ? body.error : fallback;
 }
 
 /** The answer of a POST-only endpoint (e.g. /api/errors, the Stripe webhook) to any other method. */
@@ -121,10 +139,25 @@ export async function readFormData(request: Request, options: ReadOptions = {}):
   const contentType = request.headers.get("Content-Type")!;
   checkBodyHeaders(request, { accept: options.accept ?? ["urlencoded", "multipart"], maxBytes });
   const bytes = await readAll(request, maxBytes);
+  let form: FormData;
   try {
-    return await new Response(bytes, { headers: { "Content-Type": contentType } }).formData();
+    form = await new Response(bytes, { headers: { "Content-Type": contentType } }).formData();
   } catch {
     throw refusal(400, BODY_MESSAGES.unreadable);
+  }
+  refuseRepeatedNames(form.keys());
+  return form;
+}
+
+/**
+ * No form of the app sends a name twice (no multi-selects, one file per input): a repeated field is a
+ * forged body, refused before any schema sees an array where it expects one value.
+ */
+function refuseRepeatedNames(names: Iterable<string>) {
+  const seen = new Set<string>();
+  for (const name of names) {
+    if (seen.has(name)) throw refusal(400, BODY_MESSAGES.duplicatedField, "duplicated_field");
+    seen.add(name);
   }
 }
 
@@ -140,22 +173,14 @@ export async function parseForm<Schema extends z.ZodType>(request: Request, sche
   return parseWithZod(formData, { schema });
 }
 
-/** The `intent` of a multi-action form, checked against the route's list: unknown → 400. */
-export function requireIntent<Intent extends string>(formData: FormData, intents: readonly Intent[]): Intent {
-  const intent = formData.get("intent");
-  if (typeof intent !== "string" || !(intents as readonly string[]).includes(intent)) {
-    throw refusal(400, BODY_MESSAGES.unknownIntent, "unknown_intent");
-  }
-  return intent as Intent;
-}
-
 export type FileHandler = (part: UploadHandlerPart) => Promise<string | undefined>;
 
 /**
  * Streams a multipart form: text fields go into the FormData (each ≤ 64 KB), file parts to `onFile`
  * (which must consume `part.data`). A url-encoded body (no files) is read as a plain form.
  * Past `maxBytes` it throws BodyTooLargeError, so callers can clean up what they stored; a body that
- * is not a form is refused (415) and a broken one too (400).
+ * is not a form is refused (415), a broken one too (400), and so is a part name sent twice (400, once
+ * the whole body is read).
  */
 export async function readMultipart(request: Request, maxBytes: number, onFile: FileHandler): Promise<FormData> {
   const kind = checkBodyHeaders(request, { accept: ["urlencoded", "multipart"], maxBytes });
@@ -164,9 +189,11 @@ export async function readMultipart(request: Request, maxBytes: number, onFile: 
   const counted = countedBody(request.body, maxBytes);
   const limited = { headers: request.headers, body: counted.stream } as unknown as Request;
   const ownErrors = new Set<unknown>(); // what the file handler threw passes through unchanged
+  const names: string[] = [];
   let oversizedText = false;
   try {
     const form = await unstable_parseMultipartFormData(limited, async (part) => {
+      names.push(part.name);
       if (typeof part.filename === "string") {
         try {
           const value = await onFile(part);
@@ -183,6 +210,7 @@ export async function readMultipart(request: Request, maxBytes: number, onFile: 
     });
     // Refused only once the parser is done: stopping it half-way leaves the runtime a half-read request.
     if (oversizedText) throw new BodyTooLargeError(MAX_TEXT_PART_BYTES);
+    refuseRepeatedNames(names);
     return form;
   } catch (error) {
     await counted.cancel();
@@ -219,15 +247,15 @@ export async function drain(data: AsyncIterable<Uint8Array>) {
 }
 
 /**
- * A path id that must be a UUID: anything else is a 404 before any other work — the JSON refusal, or
- * what `notFound` gives (a page's own not-found data).
+ * A path id that must be a UUID: anything else is a 404 before any other work — `notFound(message)`,
+ * or the route's own 404 when `missing` is a function (e.g. a code its error boundary branches on).
  */
 export function requireUuidParam(
   params: Record<string, string | undefined>,
   name: string,
-  notFound: string | (() => unknown) = "Não encontrado.",
+  missing: string | (() => Response) = "Não encontrado.",
 ): string {
   const value = params[name];
   if (value && isUuid(value)) return value.toLowerCase();
-  throw typeof notFound === "function" ? notFound() : refusal(404, notFound, "not_found");
+  throw typeof missing === "function" ? missing() : notFound(missing);
 }

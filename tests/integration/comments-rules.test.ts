@@ -9,7 +9,7 @@ import { createSession } from "~/server/auth.server";
 import type { Database } from "~/server/db.server";
 import { lessonComments, lessons, modules, userRoles, users } from "~/server/schema";
 import { takeToast } from "~/server/toast.server";
-import { args, call, contextFor, createTestDb } from "./harness";
+import { args, call, contextFor, createTestDb, TEST_ENV } from "./harness";
 
 let db: Database;
 let n = 0;
@@ -226,7 +226,7 @@ describe("handleCommentAction", () => {
     expect(row).toMatchObject({ content: "Uma dúvida", userId: learner.id, parentId: null });
     expect([outcome.status, outcome.location]).toEqual([302, `/courses/lessons/${lessonId}?tab=comentarios#comentario-${row!.id}`]);
     const cookie = outcome.headers.get("Set-Cookie")!.split(";")[0]!;
-    const { toast } = await takeToast(new Request("http://nika.test/", { headers: { Cookie: cookie } }));
+    const { toast } = await takeToast(TEST_ENV, new Request("http://nika.test/", { headers: { Cookie: cookie } }));
     expect(toast).toEqual({ type: "success", title: "Comentário adicionado!", description: "Seu comentário foi publicado com sucesso." });
     expect(pending).toHaveLength(1);
     await Promise.all(pending);
@@ -277,7 +277,7 @@ describe("handleCommentAction", () => {
     const learner = await person();
     const { context, pending } = liveContext();
     const outcome = await post(context, learner, hidden, "Oi");
-    expect([outcome.status, outcome.data]).toEqual([404, { notFound: "lesson" }]);
+    expect([outcome.status, outcome.data]).toEqual([404, { error: "Aula não encontrada", code: "lesson_not_found" }]);
     expect(await commentsOf(hidden)).toEqual([]);
     expect(pending).toEqual([]);
   });

@@ -5,7 +5,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Catalogue, LessonPage, ModulePage } from "~/features/courses/catalog.server";
 import type { LessonComments } from "~/features/courses/comments.server";
-import { isCourseNotFound } from "~/features/courses/NotFound";
+import { courseNotFoundOf } from "~/features/courses/NotFound";
 import * as root from "~/root";
 import * as appLayout from "~/routes/_app+/_layout";
 import * as cataloguePage from "~/routes/_app+/courses+/_catalogue+/_layout";
@@ -16,9 +16,8 @@ import { createSession } from "~/server/auth.server";
 import type { Database } from "~/server/db.server";
 import { isFeatureDisabled } from "~/server/flags.server";
 import { appConfig, lessonComments, lessons, modules, siteBanners, userLessonProgress, userRoles, users } from "~/server/schema";
-import { takeToast } from "~/server/toast.server";
 import { DEV_ACCOUNTS, seedDevelopment } from "../../scripts/lib/seed";
-import { args, call, contextFor, CookieJar, createTestDb, request, type Outcome } from "./harness";
+import { args, call, contextFor, CookieJar, createTestDb, request, toastOf, type Outcome } from "./harness";
 
 type Account = { id: string; jar: CookieJar };
 type CatalogueData = Catalogue & { isAdmin: boolean };
@@ -133,12 +132,6 @@ async function loadPage(world: World, path: string, loaders: Loader[], account: 
   return { results, queries: world.queryCount() - before };
 }
 
-async function toastOf(outcome: Outcome) {
-  const jar = new CookieJar();
-  jar.absorb(outcome.headers);
-  return (await takeToast(request("/", { jar }))).toast;
-}
-
 /** The lesson action's answer to a refused comment: its code and the conform reply (what was sent, the errors). */
 const commentRefusal = (code: string, sent: Record<string, string | undefined>, error: Record<string, string[]>) => ({
   intent: "comment",
@@ -161,8 +154,8 @@ async function expectCommentRefused(
 
 const expectNotFound = (outcome: Outcome, kind: "module" | "lesson") => {
   expect(outcome.status).toBe(404);
-  expect(isCourseNotFound(outcome.data)).toBe(true);
-  expect((outcome.data as { notFound: string }).notFound).toBe(kind);
+  expect(courseNotFoundOf(outcome.data)).toBe(kind);
+  expect(outcome.data).toMatchObject({ error: kind === "module" ? "Módulo não encontrado" : "Aula não encontrada" });
 };
 
 const statisticsOf = async (db: Database, userId: string) => {

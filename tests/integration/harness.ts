@@ -162,7 +162,7 @@ export function multipart(path: string, jar: CookieJar, fields: Record<string, P
 export async function toastOf(outcome: Outcome) {
   const jar = new CookieJar();
   jar.absorb(outcome.headers);
-  return (await takeToast(request("/", { jar }))).toast;
+  return (await takeToast(TEST_ENV, request("/", { jar }))).toast;
 }
 
 /**

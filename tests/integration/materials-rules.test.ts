@@ -62,7 +62,7 @@ describe("uploading a material", () => {
     expect((await media.bucket.head(key!))!.size).toBe(MATERIAL_MAX_BYTES);
   }, 180_000);
 
-  it("stores only the first non-empty file of the `file` field", async () => {
+  it("refuses a `file` field sent more than once (the input takes one file): nothing stored, nothing listed", async () => {
     const lesson = await newLesson();
     const outcome = await uploadMaterial(
       ctx(),
@@ -74,11 +74,9 @@ describe("uploading a material", () => {
       ]),
       lesson.id,
     );
-    expect(outcome).toMatchObject({ status: "ok", item: { title: "primeiro" } });
-    const keys = await media.keys();
-    expect(keys).toHaveLength(1);
-    expect(keys[0]).toMatch(new RegExp(`^lesson-materials/${lesson.id}/\\d+_primeiro\\.pdf$`));
-    expect((await listed(lesson.id)).map((m) => m.title)).toEqual(["primeiro"]);
+    expect(outcome).toEqual({ status: "unreadable", message: "Campo repetido no envio." });
+    expect(await media.keys()).toEqual([]);
+    expect(await listed(lesson.id)).toEqual([]);
   });
 
   it("an empty file, or none in the `file` field, is no material and stores nothing", async () => {
@@ -228,6 +226,26 @@ describe("upload refusals", () => {
     expect(await uploadMaterial(contextFor(db, { MEDIA: watched }), req, lesson.id)).toEqual({
       status: "unreadable",
       message: "Não foi possível ler o arquivo enviado.",
+    });
+    expect(puts).toHaveLength(1);
+    expect(await media.keys()).toEqual([]);
+    expect(await listed(lesson.id)).toEqual([]);
+  });
+
+  it("a file field sent twice is refused once the body is read, and the file already stored is deleted again", async () => {
+    const lesson = await newLesson();
+    const part =
+      '--b\r\nContent-Disposition: form-data; name="file"; filename="guia.pdf"\r\nContent-Type: application/pdf\r\n\r\n0123456789\r\n';
+    const req = new Request("http://nika.test/x", {
+      method: "POST",
+      body: `${part}${part}--b--\r\n`,
+      headers: { "Content-Type": "multipart/form-data; boundary=b" },
+    });
+    const puts: string[] = [];
+    const watched = bucketWith((...a) => (puts.push(a[0]), media.bucket.put(...a)));
+    expect(await uploadMaterial(contextFor(db, { MEDIA: watched }), req, lesson.id)).toEqual({
+      status: "unreadable",
+      message: "Campo repetido no envio.",
     });
     expect(puts).toHaveLength(1);
     expect(await media.keys()).toEqual([]);

@@ -325,7 +325,7 @@ describe("the automation webhooks of existing deployments (spec §7)", () => {
     const who = await learner();
     for (let i = 0; i < 3; i++) await script("/webhook/user-level", { nope: true });
     const failed = await openList(who, hooks());
-    expect([failed.status, failed.data]).toEqual([502, { message: "Invalid webhook response" }]);
+    expect([failed.status, failed.data]).toEqual([502, { error: "Invalid webhook response", code: "webhook_failed" }]);
   });
 
   it("pronunciation-game-source: its sentence is the one shown and scored; '0 monthly credits' opens the dialog and spends nothing", async () => {

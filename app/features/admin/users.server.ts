@@ -277,5 +277,5 @@ export async function handleUserAction(
     return data({ result: submission.reply({ formErrors }), code: outcome.code } satisfies UserActionData, { status: outcome.status });
   }
   // Post/redirect/get back to the user's page: the flash toast shows there, with JS or without.
-  return redirectWithToast(new URL(request.url).pathname, { type: "success", title: outcome.toast });
+  return redirectWithToast(context.cloudflare.env, new URL(request.url).pathname, { type: "success", title: outcome.toast });
 }

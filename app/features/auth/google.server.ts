@@ -80,7 +80,7 @@ export async function completeGoogleSignIn(context: AppLoadContext, request: Req
   for (const line of await spentCookies(env, request, state)) headers.append("Set-Cookie", line);
   const refuse = (reason: string, toast: Toast = { type: "error", title: GOOGLE_ERROR_MESSAGE }) => {
     console.warn(`[google] sign-in refused: ${reason}`);
-    return redirectWithToast("/signin", toast, { headers });
+    return redirectWithToast(env, "/signin", toast, { headers });
   };
 
   // Without a state the strategy would start a new trip to Google instead of failing.
@@ -103,7 +103,7 @@ export async function completeGoogleSignIn(context: AppLoadContext, request: Req
   if (outcome.blocked) return redirect("/blocked", { headers });
   const destination = safeRedirect(await returnCookie(env).parse(request.headers.get("Cookie")));
   const next = outcome.askWhatsapp ? `${GOOGLE_WHATSAPP_PATH}?redirectTo=${encodeURIComponent(destination)}` : destination;
-  return redirectWithToast(next, { type: "success", title: "Login realizado com sucesso!" }, { headers });
+  return redirectWithToast(env, next, { type: "success", title: "Login realizado com sucesso!" }, { headers });
 }
 
 /**

@@ -15,7 +15,7 @@ import { z } from "zod";
 import { getAiProviders } from "~/server/ai/index.server";
 import { requireUser, type SessionUser } from "~/server/auth.server";
 import { getFlags, requireFeature } from "~/server/flags.server";
-import { BODY_MESSAGES, parseForm } from "~/server/request.server";
+import { BODY_MESSAGES, notFound, parseForm, refusal } from "~/server/request.server";
 import { lessons, modules } from "~/server/schema";
 import {
   ChatError,
@@ -56,8 +56,8 @@ export function modeTarget(mode: ChatModeId): ChatTarget {
 /** `/chat/lesson/M01A02` → the lesson with module order_index 1 and lesson order_index 2; 404 otherwise. */
 export async function lessonTarget(context: AppLoadContext, lessonKey: string | undefined): Promise<ChatTarget> {
   const parsed = parseLessonKey(lessonKey);
-  const notFound = () => data({ message: "Aula não encontrada" }, { status: 404 });
-  if (!parsed) throw notFound();
+  const lessonNotFound = () => notFound("Aula não encontrada");
+  if (!parsed) throw lessonNotFound();
   const [lesson] = await context.db
     .select({ id: lessons.id, title: lessons.title })
     .from(lessons)
@@ -65,7 +65,7 @@ export async function lessonTarget(context: AppLoadContext, lessonKey: string | 
     .where(and(eq(modules.orderIndex, parsed.module), eq(lessons.orderIndex, parsed.lesson)))
     .orderBy(asc(lessons.createdAt))
     .limit(1);
-  if (!lesson) throw notFound();
+  if (!lesson) throw lessonNotFound();
   return {
     mode: "lesson",
     basePath: `/chat/lesson/${lessonKey}`,
@@ -83,7 +83,7 @@ export async function guard({ request, context }: Args, target: ChatTarget): Pro
 }
 
 function rethrowChatError(error: unknown): never {
-  if (error instanceof ChatError) throw data({ message: error.message }, { status: error.status });
+  if (error instanceof ChatError) throw refusal(error.status, error.message, error.code);
   throw error;
 }
 
@@ -105,7 +105,7 @@ export async function loadChatPage(args: Args, target: ChatTarget): Promise<Chat
   if (!conversationId) return startAndRedirect(args, target, user);
   const { conversation, messages } = await loadConversation(context, user, conversationId).catch(rethrowChatError);
   if (conversation.mode !== target.mode || (target.lesson && conversation.lessonId !== target.lesson.id)) {
-    throw data({ message: "Conversa não encontrada" }, { status: 404 });
+    throw notFound("Conversa não encontrada");
   }
 
   let greetingError: ChatFormError | null = null;

@@ -1,22 +1,31 @@
 // "Módulo não encontrado" / "Aula não encontrada": what the course routes' error boundaries render for
-// the 404 that catalog.server.ts throws (missing, malformed or — for learners — unavailable ids).
+// the 404 that catalog.server.ts throws (missing, malformed or — for learners — unavailable ids): the
+// one refusal shape `{ error, code }`, its code naming the kind.
 import { Link, isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { buttonVariants } from "~/components/button";
 import { ErrorScreen, isFeatureDisabledError } from "~/components/ErrorScreen";
 import { ArrowLeftIcon } from "~/components/icons";
 
-export type CourseNotFound = { notFound: "module" | "lesson" };
+export type CourseNotFoundKind = "module" | "lesson";
 
-export function isCourseNotFound(value: unknown): value is CourseNotFound {
-  const kind = typeof value === "object" && value !== null ? (value as CourseNotFound).notFound : undefined;
-  return kind === "module" || kind === "lesson";
+export const COURSE_NOT_FOUND_CODES = { module: "module_not_found", lesson: "lesson_not_found" } as const satisfies Record<
+  CourseNotFoundKind,
+  string
+>;
+
+/** The kind of a course 404's data (`{ error, code }`), or null for any other answer. */
+export function courseNotFoundOf(value: unknown): CourseNotFoundKind | null {
+  const code = typeof value === "object" && value !== null ? (value as { code?: unknown }).code : undefined;
+  if (code === COURSE_NOT_FOUND_CODES.module) return "module";
+  if (code === COURSE_NOT_FOUND_CODES.lesson) return "lesson";
+  return null;
 }
 
-export function courseNotFoundKind(error: unknown): CourseNotFound["notFound"] | null {
-  return isRouteErrorResponse(error) && error.status === 404 && isCourseNotFound(error.data) ? error.data.notFound : null;
+export function courseNotFoundKind(error: unknown): CourseNotFoundKind | null {
+  return isRouteErrorResponse(error) && error.status === 404 ? courseNotFoundOf(error.data) : null;
 }
 
-export function CourseNotFoundScreen({ kind }: { kind: CourseNotFound["notFound"] }) {
+export function CourseNotFoundScreen({ kind }: { kind: CourseNotFoundKind }) {
   return (
     <div className="mx-auto flex min-h-[60dvh] max-w-lg flex-col items-center justify-center px-6 py-16 text-center">
       <div className="mb-6 flex size-16 items-center justify-center rounded-2xl bg-indigo-100 text-2xl font-black text-indigo-700 dark:bg-indigo-400/15 dark:text-indigo-200">

@@ -6,20 +6,21 @@ import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { isUuid } from "~/lib/ids";
 import { jsonValue, rowsOf, type DbOrTx } from "~/server/db.server";
+import { notFound } from "~/server/request.server";
 import { lessons, modules, siteBanners, userLessonProgress } from "~/server/schema";
 import { redirectWithToast } from "~/server/toast.server";
 import { lessonCommentsJson, threadComments, type CommentRow, type LessonComments } from "./comment-threads.server";
 import { practiceLessonCode, progressPercent } from "./format";
 import { withUploadLabels, type MaterialView } from "./material-files";
-import type { CourseNotFound } from "./NotFound";
+import { COURSE_NOT_FOUND_CODES, type CourseNotFoundKind } from "./NotFound";
 
 export type Viewer = { id: string; isAdmin: boolean };
 
 // ——— not found ———
 
 /** A 404 the course routes' error boundaries render as "Módulo não encontrado" / "Aula não encontrada". */
-export function courseNotFound(kind: CourseNotFound["notFound"]) {
-  return data({ notFound: kind } satisfies CourseNotFound, { status: 404 });
+export function courseNotFound(kind: CourseNotFoundKind) {
+  return notFound(kind === "module" ? "Módulo não encontrado" : "Aula não encontrada", COURSE_NOT_FOUND_CODES[kind]);
 }
 
 /** Learners only see available modules; admins see every module (to preview and edit). */
@@ -330,7 +331,7 @@ export async function handleCompleteAction(context: AppLoadContext, viewer: View
     return data({ intent: "complete", result: reply, code: "completion_failed" } satisfies CompleteActionData, { status: 500 });
   }
   if (result.status === "not_found") throw courseNotFound("lesson");
-  return redirectWithToast(`/courses/lessons/${lessonId}`, {
+  return redirectWithToast(context.cloudflare.env, `/courses/lessons/${lessonId}`, {
     type: "success",
     title: "Aula concluída!",
     description:

@@ -95,7 +95,7 @@ export async function handleCommentAction(
   // Live refresh for everyone on the lesson page, after the response; never fails the request.
   const published = publishLessonComment(context, lessonId).catch((error) => console.error("publishLessonComment failed", error));
   context.cloudflare.ctx.waitUntil(published);
-  return redirectWithToast(`/courses/lessons/${lessonId}?tab=comentarios#comentario-${result.id}`, {
+  return redirectWithToast(context.cloudflare.env, `/courses/lessons/${lessonId}?tab=comentarios#comentario-${result.id}`, {
     type: "success",
     title: "Comentário adicionado!",
     description: "Seu comentário foi publicado com sucesso.",

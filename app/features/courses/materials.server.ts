@@ -5,7 +5,14 @@ import { eq, sql } from "drizzle-orm";
 import { errorMessage } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
 import { rowsOf, type DbOrTx } from "~/server/db.server";
-import { BodyTooLargeError, FORM_OVERHEAD_BYTES, readMultipart, UnreadableBodyError } from "~/server/request.server";
+import {
+  BODY_MESSAGES,
+  BodyTooLargeError,
+  FORM_OVERHEAD_BYTES,
+  readMultipart,
+  refusalMessage,
+  UnreadableBodyError,
+} from "~/server/request.server";
 import { lessons, type DownloadableMaterial } from "~/server/schema";
 import {
   deleteQuietly,
@@ -104,7 +111,11 @@ export async function uploadMaterial(context: AppLoadContext, request: Request, 
     if (stored) await deleteQuietly(bucket, [(stored as { key: string }).key]);
     // The body helper refuses by status: too large (413) keeps the drawer's message; 415 is not a form.
     if (error instanceof Response && error.status === 413) return { status: "too_large" };
-    if (error instanceof Response && error.status === 400) return { status: "unreadable", message: "Não foi possível ler o arquivo enviado." };
+    if (error instanceof Response && error.status === 400) {
+      // A field sent twice says so; any other broken body gets the drawer's own message.
+      const message = await refusalMessage(error);
+      return { status: "unreadable", message: message === BODY_MESSAGES.duplicatedField ? message : "Não foi possível ler o arquivo enviado." };
+    }
     if (error instanceof Response) throw error;
     if (error instanceof TooLargeError || error instanceof BodyTooLargeError) return { status: "too_large" };
     if (error instanceof UnreadableBodyError || error instanceof TypeError) {

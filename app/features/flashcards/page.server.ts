@@ -8,7 +8,7 @@ import { z } from "zod";
 import { isUuid } from "~/lib/ids";
 import { requireUser } from "~/server/auth.server";
 import { requireFeature } from "~/server/flags.server";
-import { parseForm, requireUuidParam } from "~/server/request.server";
+import { notFound, parseForm, requireUuidParam } from "~/server/request.server";
 import { FEEDBACK } from "./content.server";
 import { gamePath } from "./game-view";
 import { answerQuestion, currentPosition, loadGame, loadPicker, startGame, type GameTarget, type GameView } from "./game.server";
@@ -84,7 +84,7 @@ export async function pickerAction({ request, context }: Args) {
 
 // ——— a game ———
 
-const notFound = () => data({ message: "Jogo não encontrado" }, { status: 404 });
+const gameNotFound = () => notFound("Jogo não encontrado");
 
 /** `?q=<n>` (1-based) when it names a question of the game; otherwise null. */
 export function questionFromSearch(value: string | null, questionCount: number): number | null {
@@ -108,10 +108,10 @@ export type GamePageData = {
  * once every question is answered — so a reload resumes where the learner was.
  */
 export async function loadGamePage({ request, context, params }: Args): Promise<GamePageData> {
-  const gameId = requireUuidParam(params, "gameId", notFound);
+  const gameId = requireUuidParam(params, "gameId", gameNotFound);
   const user = await requireUser(request, context);
   const game = await loadGame(context.db, user.id, gameId);
-  if (!game) throw notFound();
+  if (!game) throw gameNotFound();
   await requireFeature(context, "feature_flashcards");
   const asked = questionFromSearch(new URL(request.url).searchParams.get("q"), game.questions.length);
   const position = asked ?? (game.finished ? null : currentPosition(game));
@@ -151,7 +151,7 @@ export type AnswerData = {
 };
 
 export async function gameAction({ request, context, params }: Args) {
-  const gameId = requireUuidParam(params, "gameId", notFound);
+  const gameId = requireUuidParam(params, "gameId", gameNotFound);
   const user = await requireUser(request, context);
   const submission = await parseForm(request, gameSchema);
   if (submission.status !== "success") return invalidBody(submission);
@@ -159,7 +159,7 @@ export async function gameAction({ request, context, params }: Args) {
 
   if (input.intent === "restart") {
     const game = await loadGame(context.db, user.id, gameId);
-    if (!game) throw notFound();
+    if (!game) throw gameNotFound();
     await requireFeature(context, "feature_flashcards");
     if (game.kind === "review") return startAndGo(context, user.id, { kind: "review" }, submission);
     if (!game.category) return refuse(submission, "category_not_found");

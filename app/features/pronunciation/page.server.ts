@@ -8,7 +8,7 @@ import { z } from "zod";
 import { isUuid } from "~/lib/ids";
 import { requireUser } from "~/server/auth.server";
 import { requireFeature } from "~/server/flags.server";
-import { FORM_OVERHEAD_BYTES, parseForm } from "~/server/request.server";
+import { FORM_OVERHEAD_BYTES, notFound, parseForm, refusal } from "~/server/request.server";
 import {
   bestOf,
   checkRecording,
@@ -38,7 +38,7 @@ function refuse(submission: Reply, code: PronunciationRefusal) {
   return data({ result, code } satisfies PronunciationActionData, { status: REFUSAL_STATUS[code], headers: { "Cache-Control": "no-store" } });
 }
 
-const levelNotFound = () => data({ message: PRONUNCIATION_TEXT.levelNotFound }, { status: 404 });
+const levelNotFound = () => notFound(PRONUNCIATION_TEXT.levelNotFound);
 
 function requireLevelParam(params: Args["params"]): number {
   const level = parseLevel(params.level);
@@ -70,7 +70,7 @@ function loadFailure(otherMessage: string) {
         : error.kind === "bad_response"
           ? PRONUNCIATION_TEXT.invalidWebhook
           : otherMessage;
-    throw data({ message }, { status: error.kind === "timeout" ? 504 : 502 });
+    throw error.kind === "timeout" ? refusal(504, message, "webhook_timeout") : refusal(502, message, "webhook_failed");
   };
 }
 

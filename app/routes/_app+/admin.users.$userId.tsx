@@ -1,6 +1,6 @@
 // /admin/users/:userId — a user's profile, statistics, credits and ledger, the actions (block, credits,
 // admin role, confirmation e-mail) and their audit log. A malformed id is a 404 before anything else.
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { USER_MESSAGES } from "~/features/admin/schemas";
 import { UserPage } from "~/features/admin/UserPage";
@@ -8,24 +8,22 @@ import { handleUserAction, loadUserDetail } from "~/features/admin/users.server"
 import { publicOrigin, resendVerification } from "~/features/auth/accounts.server";
 import type { RouteHandle } from "~/lib/access";
 import { requireAdmin } from "~/server/auth.server";
-import { requireUuidParam } from "~/server/request.server";
+import { notFound, requireUuidParam } from "~/server/request.server";
 
 export const handle: RouteHandle = { access: "admin" };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.user.name} — Administração — Nika` : "Usuário — Nika" }];
 
-const notFound = () => data({ message: USER_MESSAGES.notFound }, { status: 404 });
-
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const userId = requireUuidParam(params, "userId", notFound);
+  const userId = requireUuidParam(params, "userId", USER_MESSAGES.notFound);
   const admin = await requireAdmin(request, context);
   const detail = await loadUserDetail(context.db, userId);
-  if (!detail) throw notFound();
+  if (!detail) throw notFound(USER_MESSAGES.notFound);
   return { ...detail, self: admin.id === userId };
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const userId = requireUuidParam(params, "userId", notFound);
+  const userId = requireUuidParam(params, "userId", USER_MESSAGES.notFound);
   const admin = await requireAdmin(request, context);
   const origin = publicOrigin(context, request);
   return handleUserAction(request, context, admin, userId, (email) => resendVerification(context, email, origin));

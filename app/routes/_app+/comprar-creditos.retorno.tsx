@@ -16,13 +16,29 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const sessionId = new URL(request.url).searchParams.get("session_id") ?? "";
   const purchase = /^cs_[A-Za-z0-9_]{1,200}$/.test(sessionId) ? await purchaseOnReturn(context, user.id, sessionId) : null;
   if (!purchase)
-    return redirectWithToast(PURCHASE_PATH, { type: "error", title: BILLING_TEXT.notCompleted, description: BILLING_TEXT.notCompletedDetail });
+    return redirectWithToast(context.cloudflare.env, PURCHASE_PATH, {
+      type: "error",
+      title: BILLING_TEXT.notCompleted,
+      description: BILLING_TEXT.notCompletedDetail,
+    });
   switch (purchase.status) {
     case "paid":
-      return redirectWithToast(ACCOUNT_TAB, { type: "success", title: BILLING_TEXT.added, description: `+${purchase.credits} créditos` });
+      return redirectWithToast(context.cloudflare.env, ACCOUNT_TAB, {
+        type: "success",
+        title: BILLING_TEXT.added,
+        description: `+${purchase.credits} créditos`,
+      });
     case "pending":
-      return redirectWithToast(ACCOUNT_TAB, { type: "info", title: BILLING_TEXT.processing, description: BILLING_TEXT.processingDetail });
+      return redirectWithToast(context.cloudflare.env, ACCOUNT_TAB, {
+        type: "info",
+        title: BILLING_TEXT.processing,
+        description: BILLING_TEXT.processingDetail,
+      });
     case "unpaid":
-      return redirectWithToast(PURCHASE_PATH, { type: "error", title: BILLING_TEXT.notCompleted, description: BILLING_TEXT.notCompletedDetail });
+      return redirectWithToast(context.cloudflare.env, PURCHASE_PATH, {
+        type: "error",
+        title: BILLING_TEXT.notCompleted,
+        description: BILLING_TEXT.notCompletedDetail,
+      });
   }
 }

@@ -123,7 +123,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
         console.error(error);
         return refuse(500, "update_failed", [`Erro ao atualizar ${label}. Tente novamente.`]);
       }
-      return redirectWithToast("/config", { type: "success", title: input.intent === "name" ? "Nome atualizado" : "WhatsApp atualizado" });
+      return redirectWithToast(context.cloudflare.env, "/config", {
+        type: "success",
+        title: input.intent === "name" ? "Nome atualizado" : "WhatsApp atualizado",
+      });
     }
     case "email": {
       try {
@@ -135,7 +138,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         }
         const outcome = await requestEmailChange(context, user, input.email, origin);
         if (outcome.status !== "sent") return refuseEmail(outcome);
-        return redirectWithToast("/config", {
+        return redirectWithToast(context.cloudflare.env, "/config", {
           type: "success",
           title: "Link de confirmação enviado",
           description: `Abra o link enviado para ${outcome.email} para concluir a alteração.`,
@@ -148,7 +151,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     case "resend_email": {
       const outcome = await resendEmailChange(context, user, origin);
       if (outcome.status !== "sent") return refuseEmail(outcome);
-      return redirectWithToast("/config", {
+      return redirectWithToast(context.cloudflare.env, "/config", {
         type: "success",
         title: "Email reenviado",
         description: `Enviamos um novo link para ${outcome.email}.`,
@@ -156,7 +159,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     case "cancel_email":
       await cancelEmailChange(context, user.id);
-      return redirectWithToast("/config", { type: "info", title: "Alteração de email cancelada" });
+      return redirectWithToast(context.cloudflare.env, "/config", { type: "info", title: "Alteração de email cancelada" });
   }
 }
 

@@ -1,6 +1,5 @@
 // /config/app (tab App): install the app, the avatar (stored on users.avatar, shown in the sidebar and
 // next to comments) and the theme toggle (spec §2, §4, §9).
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { AppInstall } from "~/features/account/app-install";
@@ -10,7 +9,7 @@ import { saveAvatar } from "~/features/account/avatars.server";
 import { ThemeToggle } from "~/features/shell/ThemeToggle";
 import type { RouteHandle } from "~/lib/access";
 import { requireUser } from "~/server/auth.server";
-import { readFormData } from "~/server/request.server";
+import { parseForm } from "~/server/request.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const handle: RouteHandle = { access: "user" };
@@ -24,12 +23,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
-  const submission = parseWithZod(await readFormData(request), { schema: avatarSchema });
+  const submission = await parseForm(request, avatarSchema);
   if (submission.status !== "success") {
     return data<AvatarActionData>({ result: submission.reply(), code: "invalid_avatar" }, { status: 400 });
   }
   await saveAvatar(context, user.id, submission.value.avatar);
-  return redirectWithToast("/config/app", { type: "success", title: AVATAR_MESSAGES.saved });
+  return redirectWithToast(context.cloudflare.env, "/config/app", { type: "success", title: AVATAR_MESSAGES.saved });
 }
 
 export default function ConfigApp() {

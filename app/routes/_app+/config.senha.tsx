@@ -1,6 +1,5 @@
 // /config/senha (tab Senha): password change (spec §5, §8). Server-enforced: the rules of the form, the
 // current password (limited like sign-in), and the other sessions of the user ended on success.
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLocation } from "@remix-run/react";
 import { changePassword } from "~/features/account/password-change.server";
@@ -15,7 +14,7 @@ import {
 import type { RouteHandle } from "~/lib/access";
 import { getSessionUser, requireUser } from "~/server/auth.server";
 import { minutesLeft } from "~/server/rate-limit.server";
-import { readFormData } from "~/server/request.server";
+import { parseForm } from "~/server/request.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const handle: RouteHandle = { access: "user" };
@@ -32,10 +31,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   // §8: a change posted after the session ended says so on the sign-in page.
   if (!(await getSessionUser(request, context))) {
-    throw await redirectWithToast(`/signin?redirectTo=${encodeURIComponent(PATH)}`, { type: "error", title: M.sessionExpired });
+    throw await redirectWithToast(context.cloudflare.env, `/signin?redirectTo=${encodeURIComponent(PATH)}`, {
+      type: "error",
+      title: M.sessionExpired,
+    });
   }
   const user = await requireUser(request, context); // blocked → /blocked
-  const submission = parseWithZod(await readFormData(request), { schema: passwordChangeSchema });
+  const submission = await parseForm(request, passwordChangeSchema);
   const hidden = ["currentPassword", "newPassword", "confirmPassword"];
   const reply = (code: PasswordChangeCode, status: number, formErrors?: string[]) =>
     data<PasswordChangeActionData>({ result: submission.reply({ hideFields: hidden, formErrors }), code }, { status });
@@ -51,7 +53,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     console.error(error);
     return reply("unexpected", 500, [M.unexpected]);
   }
-  return redirectWithToast(PATH, { type: "success", title: M.success, description: M.successDescription });
+  return redirectWithToast(context.cloudflare.env, PATH, { type: "success", title: M.success, description: M.successDescription });
 }
 
 export default function ConfigPassword() {

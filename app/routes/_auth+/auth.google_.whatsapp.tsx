@@ -43,7 +43,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.value.intent === "skip") return redirect(destination);
   // An account that has a number already (another tab saved it) keeps it: this page only fills a missing one.
   if (!(await saveMissingWhatsapp(context, user.id, submission.value.whatsapp))) return redirect(destination);
-  return redirectWithToast(destination, { type: "success", title: "WhatsApp salvo" });
+  return redirectWithToast(context.cloudflare.env, destination, { type: "success", title: "WhatsApp salvo" });
 }
 
 export default function GoogleWhatsapp() {

@@ -57,7 +57,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") return data({ result: submission.reply(), code: null }, { status: 400 });
   const outcome = await resendEmailChange(context, user, publicOrigin(context, request));
   if (outcome.status === "sent") {
-    return redirectWithToast("/config", {
+    return redirectWithToast(context.cloudflare.env, "/config", {
       type: "success",
       title: "Email reenviado",
       description: `Enviamos um novo link para ${outcome.email}.`,

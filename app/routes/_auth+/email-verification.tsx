@@ -55,6 +55,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     );
   }
   return redirectWithToast(
+    context.cloudflare.env,
     "/email-verification",
     { type: "success", title: "Email reenviado", description: "Confira sua caixa de entrada." },
     { headers: { "Set-Cookie": await pendingEmailHeader(context.cloudflare.env, email) } },

@@ -75,6 +75,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return createSession(context, user.id, request, tx);
     });
     return redirectWithToast(
+      context.cloudflare.env,
       safeRedirect(redirectTo),
       { type: "success", title: "Login realizado com sucesso!" },
       { headers: { "Set-Cookie": sessionCookie } },

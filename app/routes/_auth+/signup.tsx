@@ -64,6 +64,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         });
       }
       return redirectWithToast(
+        context.cloudflare.env,
         "/",
         { type: "success", title: "Conta criada com sucesso!" },
         outcome.sessionCookie ? { headers: { "Set-Cookie": outcome.sessionCookie } } : undefined,

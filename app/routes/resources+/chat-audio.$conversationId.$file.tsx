@@ -5,25 +5,25 @@ import { ChatError, findOwnedConversation } from "~/features/chat/chat.server";
 import type { RouteHandle } from "~/lib/access";
 import { isUuid } from "~/lib/ids";
 import { checkAccess } from "~/server/auth.server";
+import { notFound, refusal } from "~/server/request.server";
 import { CHAT_AUDIO_FOLDER, mediaBucket, serveObject } from "~/server/storage.server";
 
 export const handle: RouteHandle = { access: "user" };
 
-const plain = (status: number, text: string) =>
-  new Response(text, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+const audioNotFound = () => notFound("Áudio não encontrado");
 
 const AUDIO_FILE = /^[0-9a-f-]{36}\.[a-z0-9]{2,5}$/;
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const conversationId = params.conversationId ?? "";
   const file = params.file ?? "";
-  if (!isUuid(conversationId) || !AUDIO_FILE.test(file)) return plain(404, "Áudio não encontrado");
-  const { user, refusal } = await checkAccess(request, context);
-  if (refusal) return plain(refusal.status, refusal.message);
+  if (!isUuid(conversationId) || !AUDIO_FILE.test(file)) return audioNotFound();
+  const access = await checkAccess(request, context);
+  if (access.refusal) return refusal(access.refusal.status, access.refusal.message, access.refusal.code);
   try {
-    await findOwnedConversation(context, user, conversationId);
+    await findOwnedConversation(context, access.user, conversationId);
   } catch (error) {
-    if (error instanceof ChatError) return plain(404, "Áudio não encontrado");
+    if (error instanceof ChatError) return audioNotFound();
     throw error;
   }
   const served = await serveObject(mediaBucket(context), `${CHAT_AUDIO_FOLDER}/${conversationId}/${file}`, {
@@ -32,5 +32,5 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     cacheControl: "private, max-age=31536000, immutable",
     ranges: true,
   });
-  return served ?? plain(404, "Áudio não encontrado");
+  return served ?? audioNotFound();
 }

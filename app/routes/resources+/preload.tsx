@@ -7,15 +7,13 @@ import { flashcardsPreloadUrls } from "~/features/flashcards";
 import type { RouteHandle } from "~/lib/access";
 import { checkAccess } from "~/server/auth.server";
 import { getFlags } from "~/server/flags.server";
+import { refusal } from "~/server/request.server";
 
 export const handle: RouteHandle = { access: "user" };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const access = await checkAccess(request, context);
-  if (access.refusal) {
-    const { status, code, message } = access.refusal;
-    return Response.json({ error: message, code }, { status, headers: { "Cache-Control": "no-store" } });
-  }
+  if (access.refusal) return refusal(access.refusal.status, access.refusal.message, access.refusal.code);
   const flags = await getFlags(context);
   const urls = [
     ...(flags.feature_flashcards ? flashcardsPreloadUrls() : []),

@@ -5,30 +5,25 @@ import { attemptRecordingKey } from "~/features/pronunciation/attempts.server";
 import type { RouteHandle } from "~/lib/access";
 import { isUuid } from "~/lib/ids";
 import { checkAccess } from "~/server/auth.server";
+import { notFound, refusal } from "~/server/request.server";
 import { mediaBucket, serveObject } from "~/server/storage.server";
 
 export const handle: RouteHandle = { access: "user" };
 
-const notFound = () =>
-  new Response("Áudio não encontrado", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+const audioNotFound = () => notFound("Áudio não encontrado");
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const attemptId = params.attemptId ?? "";
-  if (!isUuid(attemptId)) return notFound();
-  const { user, refusal } = await checkAccess(request, context);
-  if (refusal) {
-    return new Response(refusal.message, {
-      status: refusal.status,
-      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
-    });
-  }
-  const key = await attemptRecordingKey(context.db, user.id, attemptId.toLowerCase());
-  if (!key) return notFound();
+  if (!isUuid(attemptId)) return audioNotFound();
+  const access = await checkAccess(request, context);
+  if (access.refusal) return refusal(access.refusal.status, access.refusal.message, access.refusal.code);
+  const key = await attemptRecordingKey(context.db, access.user.id, attemptId.toLowerCase());
+  if (!key) return audioNotFound();
   const served = await serveObject(mediaBucket(context), key, {
     request,
     disposition: "inline",
     cacheControl: "private, max-age=31536000, immutable",
     ranges: true,
   });
-  return served ?? notFound();
+  return served ?? audioNotFound();
 }

@@ -284,7 +284,7 @@ export async function handleCardAction(request: Request, context: AppLoadContext
   }
   const back = input.intent === "delete" ? listPath : `${listPath}#${cardAnchor(input.card_id)}`;
   if (outcome.status === "unchanged") return redirect(back);
-  return redirectWithToast(back, { type: "success", title: LIST_TOASTS[input.intent], description: outcome.word });
+  return redirectWithToast(context.cloudflare.env, back, { type: "success", title: LIST_TOASTS[input.intent], description: outcome.word });
 }
 
 /**

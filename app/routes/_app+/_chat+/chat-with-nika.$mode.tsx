@@ -1,18 +1,18 @@
 // /chat-with-nika/{portuguese|english|game|roleplay}: the chat screen in one mode (flag enforced on the server).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { data } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { CHAT_MODE_INFO, menuModeFromSlug } from "~/features/chat/modes";
 import { chatPageAction, loadChatPage, modeTarget } from "~/features/chat/page.server";
 import { ChatScreen } from "~/features/chat/ui/ChatScreen";
 import type { RouteHandle } from "~/lib/access";
 import { requireUser } from "~/server/auth.server";
+import { notFound } from "~/server/request.server";
 
 export const handle: RouteHandle = { access: "user" };
 
 function target(slug: string | undefined) {
   const mode = menuModeFromSlug(slug);
-  if (!mode) throw data({ message: "Modo não encontrado" }, { status: 404 });
+  if (!mode) throw notFound("Modo não encontrado");
   return modeTarget(mode);
 }
 

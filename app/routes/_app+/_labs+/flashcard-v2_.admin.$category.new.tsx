@@ -1,6 +1,6 @@
 // /flashcard-v2/admin/:category/new — "Adicionar cartão", nested in the category's list (dialog with
 // JS, page section without). A new card needs a picture. Admins only; flashcards enabled.
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { AdminPanel } from "~/components/admin/AdminPanel";
 import { CardForm } from "~/features/flashcards/admin/CardForm";
@@ -8,6 +8,7 @@ import { createCard, handleCardSave, loadNewCardForm, requireFlashcardsAdmin } f
 import { categoryAdminPath, newCardPath } from "~/features/flashcards/admin/paths";
 import { MESSAGES } from "~/features/flashcards/admin/schemas";
 import type { RouteHandle } from "~/lib/access";
+import { notFound } from "~/server/request.server";
 
 export const handle: RouteHandle = { access: "admin" };
 
@@ -16,7 +17,7 @@ export const meta: MetaFunction = () => [{ title: "Adicionar cartão — Nika" }
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   await requireFlashcardsAdmin(request, context);
   const form = await loadNewCardForm(context.db, params.category!);
-  if (!form) throw data({ message: "Categoria não encontrada" }, { status: 404 });
+  if (!form) throw notFound("Categoria não encontrada");
   return form;
 }
 

@@ -1,12 +1,13 @@
 // /flashcard-v2/admin/:category — a category's cards for admins (decision 0012): the list with move,
 // hide/show and delete controls (POST forms, confirmed deletion), and the add panel nested in it
 // (`…/new`). `flashcard-v2_` keeps it out of the game page's layout. Admins only; flashcards enabled.
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Outlet, useActionData, useLoaderData } from "@remix-run/react";
 import { handleCardAction, loadCategoryAdmin, requireFlashcardsAdmin } from "~/features/flashcards/admin/cards.server";
 import { CategoryAdmin } from "~/features/flashcards/admin/CategoryAdmin";
 import { DELETE_PARAM } from "~/features/flashcards/admin/paths";
 import type { RouteHandle } from "~/lib/access";
+import { notFound } from "~/server/request.server";
 
 export const handle: RouteHandle = { access: "admin" };
 
@@ -17,7 +18,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   await requireFlashcardsAdmin(request, context);
   const list = await loadCategoryAdmin(context.db, params.category!);
-  if (!list) throw data({ message: "Categoria não encontrada" }, { status: 404 });
+  if (!list) throw notFound("Categoria não encontrada");
   // Without JavaScript, a deletion is confirmed on this page first (?excluir={cardId}).
   const deleting = new URL(request.url).searchParams.get(DELETE_PARAM);
   const confirm = deleting ? (list.cards.find((card) => card.id === deleting) ?? null) : null;

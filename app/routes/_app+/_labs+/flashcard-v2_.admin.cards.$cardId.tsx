@@ -1,6 +1,6 @@
 // /flashcard-v2/admin/cards/:cardId — "Editar cartão": the panel over its category's list (dialog with
 // JS, page section without). Admins only; flashcards enabled.
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { AdminPanel } from "~/components/admin/AdminPanel";
 import { CardForm } from "~/features/flashcards/admin/CardForm";
@@ -14,7 +14,7 @@ import {
 import { CategoryAdmin } from "~/features/flashcards/admin/CategoryAdmin";
 import { categoryAdminPath, editCardPath } from "~/features/flashcards/admin/paths";
 import type { RouteHandle } from "~/lib/access";
-import { requireUuidParam } from "~/server/request.server";
+import { notFound, requireUuidParam } from "~/server/request.server";
 
 export const handle: RouteHandle = { access: "admin" };
 
@@ -22,13 +22,11 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Editar cartão “${data.card.word}” — Nika` : "Editar cartão — Nika" },
 ];
 
-const notFound = () => data({ message: "Cartão não encontrado" }, { status: 404 });
-
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   await requireFlashcardsAdmin(request, context);
   const card = await findCardForEdit(context.db, params.cardId!);
   const list = card ? await loadCategoryAdmin(context.db, card.categorySlug) : null;
-  if (!card || !list) throw notFound();
+  if (!card || !list) throw notFound("Cartão não encontrado");
   return { card, list };
 }
 

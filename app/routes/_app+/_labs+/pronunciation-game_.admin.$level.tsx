@@ -1,7 +1,7 @@
 // /pronunciation-game/admin/:level — "Editar nível": a level's sentence, translation and reference
 // recording, in the panel over the levels' list (a dialog with JS, a page section without). Anything
 // but 1–100 is a 404 before any other work. Admins only; the game enabled.
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { AdminPanel } from "~/components/admin/AdminPanel";
 import { LevelForm } from "~/features/pronunciation/admin/LevelForm";
@@ -14,6 +14,7 @@ import {
 import { LevelsAdmin } from "~/features/pronunciation/admin/LevelsAdmin";
 import { editLevelPath, levelAnchor, LEVELS_ADMIN_PATH, parseLevel } from "~/features/pronunciation/admin/paths";
 import type { RouteHandle } from "~/lib/access";
+import { notFound } from "~/server/request.server";
 
 export const handle: RouteHandle = { access: "admin" };
 
@@ -21,12 +22,12 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Editar nível ${data.level.level} — Nika` : "Editar nível — Nika" },
 ];
 
-const notFound = () => data({ message: "Nível não encontrado" }, { status: 404 });
+const levelNotFound = () => notFound("Nível não encontrado");
 
 /** The level of the URL (1–100), or a 404 before anything else. */
 function levelOf(params: LoaderFunctionArgs["params"]) {
   const level = parseLevel(params.level);
-  if (level === null) throw notFound();
+  if (level === null) throw levelNotFound();
   return level;
 }
 
@@ -34,7 +35,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const number = levelOf(params);
   await requirePronunciationAdmin(request, context);
   const level = await findLevelForEdit(context.db, number);
-  if (!level) throw notFound();
+  if (!level) throw levelNotFound();
   return { level, list: await loadLevelsAdmin(context.db) };
 }
 

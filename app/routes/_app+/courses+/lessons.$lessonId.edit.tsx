@@ -1,6 +1,6 @@
 // /courses/lessons/:lessonId/edit — "Editar Aula", nested in the lesson page (dialog with JS, page
 // section without). Admins only; Teacher FLIX must be on.
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { AdminPanel } from "~/components/admin/AdminPanel";
 import { requireCourseAdmin } from "~/features/courses/admin/actions.server";
@@ -9,7 +9,7 @@ import { LessonForm } from "~/features/courses/admin/LessonForm";
 import { lessonSchema } from "~/features/courses/admin/schemas";
 import type { RouteHandle } from "~/lib/access";
 import { handleAdminSave } from "~/server/admin-forms.server";
-import { requireUuidParam } from "~/server/request.server";
+import { notFound, requireUuidParam } from "~/server/request.server";
 
 export const handle: RouteHandle = { access: "admin" };
 
@@ -20,7 +20,7 @@ const lessonPath = (id: string) => `/courses/lessons/${id}`;
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   await requireCourseAdmin(request, context);
   const lesson = await findLessonForEdit(context.db, params.lessonId!);
-  if (!lesson) throw data({ message: "Aula não encontrada" }, { status: 404 });
+  if (!lesson) throw notFound("Aula não encontrada");
   return { lesson };
 }
 

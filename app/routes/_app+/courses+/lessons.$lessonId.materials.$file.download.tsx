@@ -5,7 +5,7 @@ import { findMaterialKey } from "~/features/courses/materials.server";
 import type { RouteHandle } from "~/lib/access";
 import { requireUser } from "~/server/auth.server";
 import { requireFeature } from "~/server/flags.server";
-import { requireUuidParam } from "~/server/request.server";
+import { notFound, requireUuidParam } from "~/server/request.server";
 import { mediaBucket, serveObject } from "~/server/storage.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -22,7 +22,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   if (served) return served;
   // A click on the link (no JS) comes back to the lesson with the error; scripts get a plain 404.
   if (request.headers.get("Sec-Fetch-Mode") === "navigate") {
-    return redirectWithToast(`/courses/lessons/${lessonId}`, { type: "error", title: "Erro ao baixar arquivo" });
+    return redirectWithToast(context.cloudflare.env, `/courses/lessons/${lessonId}`, { type: "error", title: "Erro ao baixar arquivo" });
   }
-  return new Response("Erro ao baixar arquivo", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  return notFound("Erro ao baixar arquivo");
 }

@@ -1,7 +1,6 @@
 // /courses/lessons/:lessonId/materials — the admin's materials drawer over the lesson page: upload one
 // file (multipart, streamed to R2) and remove files (with a confirmation step). Admins only.
-import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { ADMIN_PANEL_ID, AdminPanel, useAnchoredAction } from "~/components/admin/AdminPanel";
@@ -16,7 +15,7 @@ import type { RouteHandle } from "~/lib/access";
 import type { AdminRefusal } from "~/lib/admin-forms";
 import { adminReply, refusalResult } from "~/server/admin-forms.server";
 import { safeRedirect } from "~/server/auth.server";
-import { bodyKind, readFormData, requireUuidParam } from "~/server/request.server";
+import { bodyKind, notFound, parseForm, requireUuidParam } from "~/server/request.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const handle: RouteHandle = { access: "admin" };
@@ -28,7 +27,7 @@ const lessonPath = (id: string) => `/courses/lessons/${id}`;
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   await requireCourseAdmin(request, context);
   const lesson = await findLessonMaterials(context.db, params.lessonId!);
-  if (!lesson) throw data({ message: "Aula não encontrada" }, { status: 404 });
+  if (!lesson) throw notFound("Aula não encontrada");
   // Without JavaScript, removal goes through this confirmation step (?remover={file}).
   const removing = new URL(request.url).searchParams.get("remover");
   const confirm = removing ? (lesson.materials.find((m) => materialFileId(m) === removing) ?? null) : null;
@@ -57,7 +56,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     const outcome = await uploadMaterial(context, request, lessonId);
     switch (outcome.status) {
       case "ok":
-        return redirectWithToast(`${here}#${ADMIN_PANEL_ID}`, {
+        return redirectWithToast(context.cloudflare.env, `${here}#${ADMIN_PANEL_ID}`, {
           type: "success",
           title: "Upload concluído!",
           description: "Arquivo disponível para estudantes.",
@@ -77,7 +76,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     }
   }
 
-  const submission = parseWithZod(await readFormData(request), { schema: removeMaterialSchema });
+  const submission = await parseForm(request, removeMaterialSchema);
   if (submission.status !== "success") return adminReply(submission.reply({ formErrors: ["Erro", "Ação desconhecida"] }), "unknown_intent", 400);
   const { url, file, confirmed, redirectTo } = submission.value;
   const back = safeRedirect(redirectTo, lessonPath(lessonId));
@@ -89,13 +88,17 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const outcome = await removeMaterial(context, lessonId, url);
   switch (outcome.status) {
     case "ok":
-      return redirectWithToast(back, { type: "success", title: "Arquivo removido" });
+      return redirectWithToast(context.cloudflare.env, back, { type: "success", title: "Arquivo removido" });
     case "invalid_url":
-      return redirectWithToast(back, { type: "error", title: "Erro ao remover arquivo", description: "URL inválida" });
+      return redirectWithToast(context.cloudflare.env, back, { type: "error", title: "Erro ao remover arquivo", description: "URL inválida" });
     case "not_found":
-      return redirectWithToast(back, { type: "error", title: "Erro ao remover arquivo", description: "Arquivo não encontrado" });
+      return redirectWithToast(context.cloudflare.env, back, {
+        type: "error",
+        title: "Erro ao remover arquivo",
+        description: "Arquivo não encontrado",
+      });
     case "failed":
-      return redirectWithToast(back, { type: "error", title: "Erro ao remover arquivo", description: outcome.message });
+      return redirectWithToast(context.cloudflare.env, back, { type: "error", title: "Erro ao remover arquivo", description: outcome.message });
   }
 }
 

@@ -1,6 +1,6 @@
 // /courses/modules/:moduleId/edit — "Editar Módulo", nested in the module page (dialog with JS, page
 // section without). Admins only; Teacher FLIX must be on.
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { AdminPanel } from "~/components/admin/AdminPanel";
 import { requireCourseAdmin } from "~/features/courses/admin/actions.server";
@@ -9,7 +9,7 @@ import { ModuleForm } from "~/features/courses/admin/ModuleForm";
 import { moduleSchema } from "~/features/courses/admin/schemas";
 import type { RouteHandle } from "~/lib/access";
 import { handleAdminSave } from "~/server/admin-forms.server";
-import { requireUuidParam } from "~/server/request.server";
+import { notFound, requireUuidParam } from "~/server/request.server";
 
 export const handle: RouteHandle = { access: "admin" };
 
@@ -20,7 +20,7 @@ const modulePath = (id: string) => `/courses/modules/${id}`;
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   await requireCourseAdmin(request, context);
   const module = await findModuleForEdit(context.db, params.moduleId!);
-  if (!module) throw data({ message: "Módulo não encontrado" }, { status: 404 });
+  if (!module) throw notFound("Módulo não encontrado");
   return { module };
 }
 
