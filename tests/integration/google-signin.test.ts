@@ -413,7 +413,10 @@ describe("availability", () => {
     for (const env of [{ GOOGLE_CLIENT_ID: undefined }, { GOOGLE_CLIENT_SECRET: undefined }]) {
       const page = await call<{ googleEnabled: boolean }>(() => signin.loader(args(request("/signin"), ctx(env))));
       expect(page.data.googleEnabled).toBe(false);
-      expect((await start(new CookieJar(), "", env)).status).toBe(404);
+      // The app's one refusal shape, like any other 404.
+      const missing = await start(new CookieJar(), "", env);
+      expect(missing.status).toBe(404);
+      expect(missing.data).toEqual({ error: "Página não encontrada", code: "not_found" });
       expect((await call(() => googleCallback.loader(args(request("/auth/google/callback?code=x&state=y"), ctx(env))))).status).toBe(404);
       const { jar } = await existingAccount({ phone: null });
       expect((await whatsappGet(jar, env)).status).toBe(404);

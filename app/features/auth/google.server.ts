@@ -9,6 +9,7 @@ import { creditPeriod, monthlyAllowance } from "~/server/credits.server";
 import { isProduction, type Env } from "~/server/env";
 import { getFlags, isFeatureEnabled } from "~/server/flags.server";
 import { sendMail } from "~/server/mail.server";
+import { notFound } from "~/server/request.server";
 import { creditLedger, oauthAccounts, passwordCredentials, users } from "~/server/schema";
 import { redirectWithToast, type Toast } from "~/server/toast.server";
 import { createAuthenticator } from "./authenticator.server";
@@ -30,9 +31,7 @@ export async function googleSignInAvailable(context: AppLoadContext): Promise<bo
 
 /** The Google routes do not exist while Google sign-in is unavailable: 404. */
 export async function requireGoogleSignIn(context: AppLoadContext) {
-  if (!(await googleSignInAvailable(context))) {
-    throw new Response("Página não encontrada", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-  }
+  if (!(await googleSignInAvailable(context))) throw notFound("Página não encontrada");
 }
 
 // ——— the trip to Google and back ———
