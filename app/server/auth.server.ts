@@ -188,6 +188,15 @@ export function recheckSession(request: Request, context: AppLoadContext, sessio
   return checkAccess(request, context);
 }
 
+/**
+ * checkAccess with the session read from the database now, not this isolate's kept copy: the session check
+ * of open pages (/resources/session) sees a block or a revocation at once.
+ */
+export async function checkAccessNow(request: Request, context: AppLoadContext) {
+  const sessionId = await sessionIdFrom(request, context.cloudflare.env);
+  return sessionId ? recheckSession(request, context, sessionId) : checkAccess(request, context);
+}
+
 // ——— guards ———
 
 /** Relative path + query of the request, to come back to after signing in. */

@@ -1,19 +1,22 @@
 // Accounts, through the real forms: the only spec that signs in with /signin (the others get a
 // session from the fixtures in ./support, whose cookie the last test here compares with the form's).
 import { eq } from "drizzle-orm";
+import { SESSION_CHECK_EVERY_MS, SESSION_CHECK_MIN_GAP_MS } from "../../app/features/shell/use-session-check";
 import { sha256Hex } from "../../app/server/password";
-import { sessions } from "../../app/server/schema";
+import { sessions, users } from "../../app/server/schema";
 import {
   PASSWORD,
   emailsSentTo,
   expect,
   expectAccessible,
   followMailLink,
+  jsEnabled,
   sessionCookie,
   signInWithForm,
   test,
   uniqueEmail,
   userByEmail,
+  visit,
   withDb,
 } from "./support";
 
@@ -188,4 +191,41 @@ test("the sign-in form issues the same session cookie the test fixtures forge", 
   const { value: _f, expires: forgedExpires, ...forgedFlags } = account.browserCookie;
   expect(flags).toEqual(forgedFlags);
   expect(Math.abs(expires - forgedExpires)).toBeLessThan(300);
+});
+
+// The session check of open pages (spec: on tab focus and every 5 minutes). Without JavaScript there is none:
+// the next navigation meets the server's guard, which the tests above cover.
+test.describe("an open page checks its session", () => {
+  test.beforeEach(({}, testInfo) => test.skip(!jsEnabled(testInfo), "the session check is a script"));
+
+  test("the tab comes back after the account was blocked: /blocked", async ({ page, learner }) => {
+    await page.clock.install();
+    await visit(page, "/labs");
+    await withDb((db) => db.update(users).set({ accountType: "blocked" }).where(eq(users.id, learner.id)));
+    await page.clock.fastForward(SESSION_CHECK_MIN_GAP_MS); // right after a page load there is nothing to ask
+    await page.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
+    await expect(page).toHaveURL(/\/blocked$/);
+    await expect(page.getByRole("heading", { name: "Conta restrita" })).toBeVisible();
+  });
+
+  test("the window gets focus after the session was revoked: /signin, back to the page after signing in", async ({ page, learner }) => {
+    await page.clock.install();
+    await visit(page, "/labs");
+    await withDb((db) => db.delete(sessions).where(eq(sessions.userId, learner.id)));
+    await page.clock.fastForward(SESSION_CHECK_MIN_GAP_MS);
+    await page.evaluate(() => window.dispatchEvent(new Event("focus")));
+    await expect(page).toHaveURL(/\/signin\?redirectTo=%2Flabs$/);
+    await signInWithForm(page, learner.email, learner.password);
+    await expect(page).toHaveURL(/\/labs$/);
+  });
+
+  test("every 5 minutes, with no focus at all", async ({ page, learner }) => {
+    await page.clock.install();
+    await visit(page, "/labs");
+    await withDb((db) => db.delete(sessions).where(eq(sessions.userId, learner.id)));
+    await page.clock.runFor(SESSION_CHECK_EVERY_MS - 1_000);
+    await expect(page).toHaveURL(/\/labs$/);
+    await page.clock.runFor(1_000);
+    await expect(page).toHaveURL(/\/signin\?redirectTo=%2Flabs$/);
+  });
 });

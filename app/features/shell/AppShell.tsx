@@ -11,6 +11,7 @@ import { sidebarCookie } from "./sidebar-state";
 import { ThemeToggle } from "./ThemeToggle";
 import { creditsLabel, MAIN_ID, type ShellData, type ShellUser } from "./types";
 import { useBottomNavHidden } from "./use-bottom-nav-hidden";
+import { useSessionCheck } from "./use-session-check";
 
 const DESKTOP_QUERY = "(min-width: 768px)";
 
@@ -25,6 +26,9 @@ export function AppShell({ data, children }: { data: ShellData; children: ReactN
       return next;
     });
   }, []);
+
+  // A block or an ended session takes the page to /blocked or /signin without waiting for a navigation.
+  useSessionCheck();
 
   // Spec §9: warm what the learner is about to need, once per session, after the first second.
   useEffect(() => scheduleAfterSignInPreload(fetchPreloadList, browserPreloadEnvironment()), []);
