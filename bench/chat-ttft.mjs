@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Chat time to first token (issue 4 quality bar): the latency the server ADDS to the first streamed
 // token of Nika's reply, over the provider's own time to first token. A local OpenAI-compatible fake
 // provider (tests/fake-upstream/server.mjs) streams each word after a fixed delay; the same kind of
@@ -6,105 +7,48 @@
 // text/event-stream), alternating the two so drift affects both equally. Target: ≤ 10 ms added at the median
 // (issue 13; issue 4's bar was 20 ms). The greeting (POST /resources/chat/<id>/greet, the free first turn of a new
 // conversation, right after its page loaded) is timed the same way, with its own target of the same 10 ms.
-//   node bench/chat-ttft.mjs [--runs 40] [--warmup 40]
+//   node bench/chat-ttft.mjs [--runs 40] [--warmup 40] [--smoke]
+// --smoke (bench/smoke.mjs): two runs after one warm-up, no token delay, the target reported but not enforced.
 // The warm-up messages are discarded: the embedded database's WebAssembly reaches full speed only after V8 has
-// re-compiled its hot paths (the send gate, run alone in PGlite: ≈ 9.6 ms per run over the first 25, 3–8 ms up to the
-// 100th, ≈ 1.6 ms afterwards), so the 5 warm-up runs this bench used to do measured that ramp more than the app.
+// re-compiled its hot paths (about a hundred runs of a statement), so a short warm-up measures that ramp, not the app.
 // Serves the existing ./build (never rebuilds it). Loopback only; a bounded number of requests.
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
-import { launchChromium, LEARNER, requireFreePorts, signInAsLearner, totalGzipSize, untilReady, writeBenchVars } from "./lib.mjs";
+import { benchDb, launchChromium, LEARNER, signInAsLearner, startApp, totalGzipSize, writeResults } from "./lib.mjs";
 
-const { values: opts } = parseArgs({ options: { runs: { type: "string", default: "40" }, warmup: { type: "string", default: "40" } } });
-const RUNS = Math.max(4, Math.min(1000, Number(opts.runs) || 40));
-const WARMUP = Math.max(1, Math.min(1000, Number(opts.warmup) || 40));
+const { values: opts } = parseArgs({
+  options: {
+    runs: { type: "string", default: "40" },
+    warmup: { type: "string", default: "40" },
+    smoke: { type: "boolean", default: false },
+  },
+});
+const RUNS = opts.smoke ? 2 : Math.max(4, Math.min(1000, Number(opts.runs) || 40));
+const WARMUP = opts.smoke ? 1 : Math.max(1, Math.min(1000, Number(opts.warmup) || 40));
 const PER_CONVERSATION = 10;
 const TARGET_MS = 10;
-const TOKEN_DELAY_MS = 50;
-
-const port = "8791";
-const base = `http://127.0.0.1:${port}`;
-const providerPort = "4020";
-const provider = `http://127.0.0.1:${providerPort}`;
-const apiKey = "bench-key";
-const pgPort = "25380";
-const vars = ".cache/bench-chat.vars";
+const TOKEN_DELAY_MS = opts.smoke ? 0 : 50;
 
 if (!existsSync("build/server/index.js")) {
   console.error("./build does not exist (build/server/index.js missing): this bench serves the existing build and never builds it.");
   process.exit(1);
 }
 
-await requireFreePorts([port, providerPort, pgPort]);
+// 1. The fake provider and the app on a fresh embedded database (migrated + development seed by start.mjs).
+const app = await startApp({ name: "chat", port: "8791", pgPort: "25380", upstreamPort: "4020" });
+const { base } = app;
+const provider = /** @type {string} */ (app.upstream);
+const apiKey = "test-openai-key";
 
-writeBenchVars(vars, {
-  port,
-  pgPort,
-  extra: `\nOPENAI_BASE_URL=${provider}/v1\nOPENAI_API_KEY=${apiKey}\nOPENAI_CHAT_MODEL=fake-chat\nMONTHLY_CREDITS=100000\n`,
-});
-
-// ——— child processes (ended on exit, error and Ctrl+C) ———
-const children = [];
-const stop = () => {
-  for (const child of children) {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-  }
-};
-process.on("exit", stop);
-process.on("SIGINT", () => {
-  stop();
-  process.exit(130);
-});
-process.on("SIGTERM", () => {
-  stop();
-  process.exit(143);
-});
-
-// 1. The fake provider: every word token after TOKEN_DELAY_MS.
-const upstream = spawn(
-  "node",
-  ["tests/fake-upstream/server.mjs", "--port", providerPort, "--openai-key", apiKey, "--token-delay", String(TOKEN_DELAY_MS)],
-  { stdio: ["ignore", "ignore", "inherit"] },
-);
-children.push(upstream);
-
-// 2. The app on a fresh embedded database (migrated + development seed by start.mjs).
-const app = spawn(
-  "node",
-  ["scripts/start.mjs", "--env-file", vars, "--port", port, "--data", ".cache/bench-chat", "--fresh", "--quiet-wrangler", "--no-build"],
-  { stdio: ["ignore", "ignore", "inherit", "ipc"] },
-);
-children.push(app);
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 let failed = false;
 try {
-  await Promise.all([
-    (async () => {
-      for (let i = 0; ; i++) {
-        if (upstream.exitCode !== null) throw new Error(`fake provider exited ${upstream.exitCode}`);
-        if (
-          await fetch(`${provider}/__health`).then(
-            (r) => r.ok,
-            () => false,
-          )
-        )
-          return;
-        if (i > 200) throw new Error("fake provider did not answer /__health");
-        await sleep(50);
-      }
-    })(),
-    untilReady(app),
-  ]);
+  // 2. The provider streams every word token after TOKEN_DELAY_MS.
+  const configured = await fetch(`${provider}/__ai/config?tokenDelay=${TOKEN_DELAY_MS}`, { method: "POST" });
+  if (!configured.ok) throw new Error(`the fake provider's /__ai/config answered ${configured.status}`);
 
   // 3. Enough credits for every run.
-  process.env.ENV_FILE = vars;
-  const { register } = await import("tsx/esm/api");
-  register();
-  const { connect, loadEnv } = await import("../scripts/lib/node-db.ts");
-  const { pool } = connect(loadEnv(vars));
+  const { pool } = await benchDb(app.vars);
   try {
     const updated = await pool.query("UPDATE users SET monthly_credits = 100000 WHERE email = $1", [LEARNER.email]);
     if (updated.rowCount !== 1) throw new Error(`learner ${LEARNER.email} not found in the seed`);
@@ -123,11 +67,21 @@ try {
     return id;
   }
 
-  /** Reads a streamed body to its end; `isFirst(text so far)` marks the first token. Times in ms from `started`. */
+  /** @typedef {{ ttft: number | null, total: number, text: string }} StreamRun */
+  /** @typedef {StreamRun & { ttft: number }} TimedRun a run whose first token came */
+  /**
+   * Reads a streamed body to its end; `isFirst(text so far)` marks the first token. Times in ms from `started`.
+   * @param {Response} response
+   * @param {number} started
+   * @param {(text: string) => boolean} isFirst
+   * @returns {Promise<StreamRun>}
+   */
   async function readStream(response, started, isFirst) {
+    if (!response.body) throw new Error(`no body (${response.status})`);
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
     let text = "";
+    /** @type {number | null} */
     let ttft = null;
     for (;;) {
       const { done, value } = await reader.read();
@@ -138,7 +92,11 @@ try {
     return { ttft, total: performance.now() - started, text };
   }
 
-  // Through the app: from sending the request to the first `event: token` block.
+  /**
+   * Through the app: from sending the request to the first `event: token` block.
+   * @param {string} conversationId
+   * @param {string} text
+   */
   async function viaApp(conversationId, text) {
     const started = performance.now();
     const response = await fetch(`${base}/resources/chat/${conversationId}/messages`, {
@@ -146,27 +104,31 @@ try {
       headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ text }),
     });
-    const run = await readStream(response, started, (s) => /(^|\n)event: token\ndata: .*\n\n/.test(s));
+    const run = await readStream(response, started, (/** @type {string} */ s) => /(^|\n)event: token\ndata: .*\n\n/.test(s));
     if (response.status !== 200 || run.ttft === null || !run.text.includes("event: done")) {
       throw new Error(`app stream failed (${response.status}): ${run.text.slice(0, 300)}`);
     }
-    return run;
+    return { ...run, ttft: run.ttft };
   }
 
-  // The greeting of a conversation that has no message yet: from sending the request to the first `event: token`.
+  /**
+   * The greeting of a conversation that has no message yet: from sending the request to the first `event: token`.
+   * @param {string} conversationId
+   */
   async function viaAppGreet(conversationId) {
     const started = performance.now();
     const response = await fetch(`${base}/resources/chat/${conversationId}/greet`, { method: "POST", headers: { Cookie: cookie } });
-    const run = await readStream(response, started, (s) => /(^|\n)event: token\ndata: .*\n\n/.test(s));
+    const run = await readStream(response, started, (/** @type {string} */ s) => /(^|\n)event: token\ndata: .*\n\n/.test(s));
     if (response.status !== 200 || run.ttft === null || !run.text.includes("event: done")) {
       throw new Error(`app greeting failed (${response.status}): ${run.text.slice(0, 300)}`);
     }
-    return run;
+    return { ...run, ttft: run.ttft };
   }
 
   // Directly at the provider: from sending the request to the first chunk with non-empty delta.content.
   const systemPrompt =
     "You are Nika, a friendly English teacher for Brazilian learners. Answer in short, simple English, correct mistakes gently and keep the conversation going.";
+  /** @param {string} text */
   async function direct(text) {
     const started = performance.now();
     const response = await fetch(`${provider}/v1/chat/completions`, {
@@ -181,7 +143,7 @@ try {
         ],
       }),
     });
-    const hasContent = (s) =>
+    const hasContent = (/** @type {string} */ s) =>
       s.split("\n\n").some((block) => {
         const line = block.split("\n").find((l) => l.startsWith("data: "));
         if (!line || !block.length || line === "data: [DONE]") return false;
@@ -195,13 +157,18 @@ try {
     if (response.status !== 200 || run.ttft === null || !run.text.includes("data: [DONE]")) {
       throw new Error(`provider stream failed (${response.status}): ${run.text.slice(0, 300)}`);
     }
-    return run;
+    return { ...run, ttft: run.ttft };
   }
 
   // Reference points for where the added latency goes, timed the same way (request → whole short answer):
   // the route without any database work (GET → 405), and a message to a conversation that does not exist, which goes
   // the message's whole way up to the provider — its connection, the session, the form, the gate statement — and
   // stops there (404, nothing spent).
+  /**
+   * @param {"GET" | "POST"} method
+   * @param {string} path
+   * @param {number} expected
+   */
   async function probe(method, path, expected) {
     const started = performance.now();
     const response = await fetch(base + path, {
@@ -226,9 +193,13 @@ try {
     await gateProbe();
   }
   const loadBefore = os.loadavg()[0];
+  /** @type {TimedRun[]} */
   const providerRuns = [];
+  /** @type {TimedRun[]} */
   const appRuns = [];
+  /** @type {number[]} */
   const noDbRuns = [];
+  /** @type {number[]} */
   const gateRuns = [];
   for (let i = 0; i < RUNS; i++) {
     if (i % PER_CONVERSATION === 0) {
@@ -245,7 +216,9 @@ try {
   // Greetings: each on a new conversation (whose page load keeps the learner in the isolate, as in a browser),
   // paired with a direct provider request, alternating which goes first.
   for (let i = 0; i < Math.ceil(WARMUP / 2); i++) await viaAppGreet(await newConversation());
+  /** @type {TimedRun[]} */
   const greetProviderRuns = [];
+  /** @type {TimedRun[]} */
   const greetRuns = [];
   for (let i = 0; i < RUNS; i++) {
     const id = await newConversation();
@@ -257,14 +230,23 @@ try {
   const loadAfter = os.loadavg()[0];
 
   // 6. Figures.
+  /**
+   * @param {number[]} values
+   * @param {number} q
+   */
   const quantile = (values, q) => {
     const sorted = [...values].sort((a, b) => a - b);
     const at = (sorted.length - 1) * q;
     const lo = Math.floor(at);
     return sorted[lo] + (sorted[Math.min(lo + 1, sorted.length - 1)] - sorted[lo]) * (at - lo);
   };
-  const stats = (values) => ({ median: quantile(values, 0.5), p90: quantile(values, 0.9), min: Math.min(...values), max: Math.max(...values) });
-  const ms = (v) => `${v.toFixed(1).padStart(6)} ms`;
+  const stats = (/** @type {number[]} */ values) => ({
+    median: quantile(values, 0.5),
+    p90: quantile(values, 0.9),
+    min: Math.min(...values),
+    max: Math.max(...values),
+  });
+  const ms = (/** @type {number} */ v) => `${v.toFixed(1).padStart(6)} ms`;
   const providerTtft = stats(providerRuns.map((r) => r.ttft));
   const appTtft = stats(appRuns.map((r) => r.ttft));
   const appTotal = stats(appRuns.map((r) => r.total));
@@ -314,38 +296,35 @@ try {
   // The JavaScript a first visit to the chat screen loads (gzip), and what the overlays add on first use.
   const pageJs = await measureChatPageJs(cookie);
 
-  mkdirSync("bench/results", { recursive: true });
-  writeFileSync(
-    "bench/results/chat-ttft.json",
-    JSON.stringify(
-      {
-        runs: RUNS,
-        warmup: WARMUP,
-        tokenDelayMs: TOKEN_DELAY_MS,
-        cores: cpu.length,
-        providerTtft,
-        appTtft,
-        added,
-        paired,
-        greeting: { providerTtft: greetProviderTtft, appTtft: greetTtft, added: greetAdded },
-        appTotal,
-        noDbRoute: noDb,
-        gateRoute: gate,
-        targetMs: TARGET_MS,
-        pageJs,
-      },
-      null,
-      2,
-    ),
+  writeResults(
+    "chat-ttft",
+    {
+      runs: RUNS,
+      warmup: WARMUP,
+      tokenDelayMs: TOKEN_DELAY_MS,
+      cores: cpu.length,
+      providerTtft,
+      appTtft,
+      added,
+      paired,
+      greeting: { providerTtft: greetProviderTtft, appTtft: greetTtft, added: greetAdded },
+      appTotal,
+      noDbRoute: noDb,
+      gateRoute: gate,
+      targetMs: TARGET_MS,
+      pageJs,
+    },
+    opts.smoke,
   );
 } catch (error) {
   failed = true;
   console.error(error);
 } finally {
-  stop();
+  await app.stop();
 }
-setTimeout(() => process.exit(failed ? 1 : 0), 1500);
+process.exit(failed ? 1 : 0);
 
+/** @param {string} cookie */
 async function measureChatPageJs(cookie) {
   const browser = await launchChromium();
   try {
@@ -355,12 +334,12 @@ async function measureChatPageJs(cookie) {
     const page = await context.newPage();
     const scripts = new Set();
     page.on("response", (r) => r.request().resourceType() === "script" && r.url().startsWith(base) && scripts.add(r.url()));
-    await page.goto(`${base}/chat-with-nika/english`, { waitUntil: "networkidle" });
+    await page.goto(`${base}/chat-with-nika/english`, { waitUntil: opts.smoke ? "load" : "networkidle" });
     const firstVisit = await totalGzipSize(scripts);
     const before = new Set(scripts);
     await page.getByRole("button", { name: "Modos" }).click();
     await page.getByRole("dialog").waitFor();
-    await page.waitForLoadState("networkidle");
+    if (!opts.smoke) await page.waitForLoadState("networkidle");
     const overlays = await totalGzipSize([...scripts].filter((u) => !before.has(u)));
     console.log(
       `chat page JavaScript: first visit ${before.size} files = ${(firstVisit / 1024).toFixed(1)} KB gzip; mode drawer / credits dialog on first use + ${(overlays / 1024).toFixed(1)} KB`,

@@ -1,6 +1,9 @@
-// Helpers the benchmarks share: an env file for scripts/start.mjs, waiting for it to be ready,
-// signing in as the development learner and the gzip size of what a page downloads.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+// @ts-check
+// Helpers the benchmarks share: the app under measurement (scripts/start.mjs on the bench's own ports, or the one
+// bench/smoke.mjs shares), signing in as the development learner, request loops and percentiles, the gzip size of
+// what a page downloads, the bench's database and where its figures are written.
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import { dirname } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -8,9 +11,24 @@ import { gzipSync } from "node:zlib";
 /** The development seed's learner (scripts/lib/seed.ts). */
 export const LEARNER = { email: "aluno@nika.local", password: "NikaAluno123" };
 
+/** Set by bench/smoke.mjs for the benches it runs: the app it started once for all of them (JSON of a BenchApp's data). */
+export const SHARED_APP_ENV = "NIKA_BENCH_APP";
+
+/**
+ * @typedef {object} BenchApp
+ * @property {string} base the app's origin, e.g. http://127.0.0.1:8792
+ * @property {string} vars its env file (DATABASE_URL among them)
+ * @property {string} [upstream] the fake upstream's origin (AI provider, Azure scorer, Stripe), when started
+ * @property {string} [inspectorPort] workerd's DevTools port, when opened
+ * @property {boolean} shared whether it is bench/smoke.mjs's app (then stop() leaves it running)
+ * @property {() => Promise<void>} stop ends what startApp started
+ */
+
 /**
  * Writes `path` from .dev.vars.example with the bench's own embedded-database port and APP_URL on
  * `port`, so it never meets a dev server; `extra` is appended as is.
+ * @param {string} path
+ * @param {{ port: string, pgPort: string, extra?: string }} options
  */
 export function writeBenchVars(path, { port, pgPort, extra = "" }) {
   mkdirSync(dirname(path), { recursive: true });
@@ -22,15 +40,130 @@ export function writeBenchVars(path, { port, pgPort, extra = "" }) {
   );
 }
 
-/** Resolves when a spawned scripts/start.mjs (stdio with "ipc") reports ready; rejects if it exits first. */
+/**
+ * The settings that point the app at the fake upstream on `upstream` (its default keys): Nika's AI, the pronunciation
+ * scorer and Stripe, with credits enough for any run.
+ * @param {string} upstream
+ */
+export function upstreamVars(upstream) {
+  return [
+    "",
+    `OPENAI_BASE_URL=${upstream}/v1`,
+    "OPENAI_API_KEY=test-openai-key",
+    "OPENAI_CHAT_MODEL=fake-chat",
+    "AZURE_SPEECH_KEY=test-azure-key",
+    `AZURE_SPEECH_ENDPOINT=${upstream}`,
+    "STRIPE_SECRET_KEY=sk_test_fake",
+    "STRIPE_WEBHOOK_SECRET=whsec_test_fake",
+    `STRIPE_API_URL=${upstream}`,
+    "CREDIT_PACKS=50:990,150:2490,400:5990",
+    "MONTHLY_CREDITS=100000",
+    "",
+  ].join("\n");
+}
+
+/**
+ * Starts the fake upstream (tests/fake-upstream/server.mjs) on `port`, delivering Stripe's events to `appBase`.
+ * @param {string} port
+ * @param {string} appBase
+ */
+export async function startUpstream(port, appBase) {
+  const child = spawn("node", ["tests/fake-upstream/server.mjs", "--port", port, "--stripe-webhook-url", `${appBase}/api/stripe/webhook`], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`the fake upstream exited ${child.exitCode}`);
+    const up = await fetch(`http://127.0.0.1:${port}/__health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) return child;
+    if (i > 200) throw new Error("the fake upstream did not answer /__health");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * Resolves when a spawned scripts/start.mjs (stdio with "ipc") reports ready; rejects if it exits first.
+ * @param {import("node:child_process").ChildProcess} child
+ * @returns {Promise<void>}
+ */
 export function untilReady(child) {
   return new Promise((resolve, reject) => {
-    child.on("message", (m) => m?.ready && resolve());
+    child.on("message", (m) => /** @type {{ ready?: boolean }} */ (m)?.ready && resolve());
     child.on("exit", (code) => reject(new Error(`start.mjs exited ${code}`)));
   });
 }
 
-/** Signs in as the learner through POST /signin; returns the `nika_session=…` Cookie header value. */
+/**
+ * Ends `child` with SIGTERM and resolves once it has exited (scripts/start.mjs ends its own tree).
+ * @param {import("node:child_process").ChildProcess} child
+ * @returns {Promise<void>}
+ */
+export function stopChild(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const exited = new Promise((resolve) => child.once("exit", () => resolve(undefined)));
+  child.kill("SIGTERM");
+  return exited;
+}
+
+/**
+ * The app a bench measures: scripts/start.mjs on `port` with its own embedded database (`pgPort`) and data folder
+ * (.cache/bench-<name>, fresh: migrated and seeded), serving the existing ./build unless `build`. With `upstreamPort`
+ * the fake upstream answers as the AI provider, the pronunciation scorer and Stripe (upstreamVars). The app's output
+ * (wrangler's and the worker's) goes to .cache/bench-<name>.log. Under bench/smoke.mjs it is the app that run shares
+ * (every setting on), which stop() leaves running. Ctrl+C or SIGTERM stops what was started.
+ * @param {{ name: string, port: string, pgPort: string, upstreamPort?: string, inspectorPort?: string, build?: boolean, startArgs?: string[] }} options
+ * @returns {Promise<BenchApp>}
+ */
+export async function startApp({ name, port, pgPort, upstreamPort, inspectorPort, build = false, startArgs = [] }) {
+  const shared = process.env[SHARED_APP_ENV];
+  if (shared) return { ...JSON.parse(shared), shared: true, stop: async () => {} };
+
+  await requireFreePorts([port, pgPort, ...(upstreamPort ? [upstreamPort] : []), ...(inspectorPort ? [inspectorPort] : [])]);
+  const base = `http://127.0.0.1:${port}`;
+  const upstream = upstreamPort ? `http://127.0.0.1:${upstreamPort}` : undefined;
+  const vars = `.cache/bench-${name}.vars`;
+  const log = `.cache/bench-${name}.log`;
+  writeBenchVars(vars, { port, pgPort, extra: upstream ? upstreamVars(upstream) : "" });
+
+  /** @type {import("node:child_process").ChildProcess[]} */
+  const children = [];
+  const stop = async () => {
+    await Promise.all(children.map(stopChild));
+  };
+  const interrupted = (/** @type {number} */ code) => () => void stop().then(() => process.exit(code));
+  process.once("SIGINT", interrupted(130));
+  process.once("SIGTERM", interrupted(143));
+  try {
+    if (upstreamPort) children.push(await startUpstream(upstreamPort, base));
+    const output = openSync(log, "w");
+    const app = spawn(
+      "node",
+      [
+        "scripts/start.mjs",
+        ...["--env-file", vars, "--port", port, "--data", `.cache/bench-${name}`, "--fresh", "--quiet-wrangler"],
+        ...(build ? [] : ["--no-build"]),
+        ...(inspectorPort ? ["--inspector-port", inspectorPort] : []),
+        ...startArgs,
+      ],
+      { stdio: ["ignore", output, output, "ipc"] },
+    );
+    children.push(app);
+    await untilReady(app);
+  } catch (error) {
+    await stop();
+    if (existsSync(log)) console.error(`the end of ${log}:\n${readFileSync(log, "utf8").split("\n").slice(-30).join("\n")}`);
+    throw error;
+  }
+  return { base, vars, upstream, inspectorPort, shared: false, stop };
+}
+
+/**
+ * Signs in as the learner through POST /signin; returns the `nika_session=…` Cookie header value.
+ * @param {string} base
+ * @param {Record<string, string>} [extraFields]
+ */
 export async function signInAsLearner(base, extraFields = {}) {
   const response = await fetch(`${base}/signin`, {
     method: "POST",
@@ -54,23 +187,32 @@ export async function launchChromium() {
   return chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
 }
 
-/** Bytes of `url`'s body once gzipped. */
+/**
+ * Bytes of `url`'s body once gzipped.
+ * @param {string} url
+ */
 export async function gzipSizeOf(url) {
   return gzipSync(Buffer.from(await (await fetch(url)).arrayBuffer())).length;
 }
 
-/** Sum of gzipSizeOf over `urls`, one at a time. */
+/**
+ * Sum of gzipSizeOf over `urls`, one at a time.
+ * @param {Iterable<string>} urls
+ */
 export async function totalGzipSize(urls) {
   let total = 0;
   for (const url of urls) total += await gzipSizeOf(url);
   return total;
 }
 
-export const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+export const kb = (/** @type {number} */ bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
-/** Exits when one of `ports` already has a listener: a bench never meets (nor kills) a foreign process. */
+/**
+ * Exits when one of `ports` already has a listener: a bench never meets (nor kills) a foreign process.
+ * @param {string[]} ports
+ */
 export async function requireFreePorts(ports) {
-  const inUse = (p) =>
+  const inUse = (/** @type {string} */ p) =>
     new Promise((resolve) => {
       const socket = net.connect({ host: "127.0.0.1", port: Number(p) });
       socket.once("connect", () => (socket.destroy(), resolve(true)));
@@ -87,9 +229,13 @@ export async function requireFreePorts(ports) {
 /**
  * `connections` loops requesting `url` back to back for `seconds` (keep-alive, redirects not followed, `cookie` sent):
  * every request's latency in ms and how many answered each status.
+ * @param {string} url
+ * @param {{ cookie?: string, seconds: number, connections: number, acceptEncoding?: string }} options
  */
 export async function requestLoop(url, { cookie, seconds, connections, acceptEncoding }) {
+  /** @type {number[]} */
   const latencies = [];
+  /** @type {Map<number, number>} */
   const statuses = new Map();
   const deadline = performance.now() + seconds * 1000;
   const headers = { ...(cookie ? { Cookie: cookie } : {}), ...(acceptEncoding ? { "Accept-Encoding": acceptEncoding } : {}) };
@@ -107,7 +253,11 @@ export async function requestLoop(url, { cookie, seconds, connections, acceptEnc
   return { latencies, statuses };
 }
 
-/** The q-quantile (0–1) of `values`, nearest rank. */
+/**
+ * The q-quantile (0–1) of `values`, nearest rank.
+ * @param {number[]} values
+ * @param {number} q
+ */
 export function percentile(values, q) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)];
@@ -116,19 +266,32 @@ export function percentile(values, q) {
 /**
  * The JavaScript a first visit (empty cache) of each page loads, signed in with `cookie` (`name=value`):
  * per page label, the number of files, their gzip total and the gzip of those whose URL matches `routePattern`.
+ * @param {string} base
+ * @param {string} cookie
+ * @param {[label: string, path: string][]} pages
+ * @param {RegExp} routePattern
+ * @param {boolean} [smoke] up to the load event only, not until the network is quiet (chunks loaded later are missed)
  */
-export async function firstVisitScripts(base, cookie, pages, routePattern) {
+export async function firstVisitScripts(base, cookie, pages, routePattern, smoke = false) {
   const browser = await launchChromium();
   const [name, value] = cookie.split("=");
+  /** @type {Record<string, { files: number, gzip: number, routeChunks: number }>} */
   const sizes = {};
   try {
     for (const [label, path] of pages) {
       const context = await browser.newContext();
       await context.addCookies([{ name, value, domain: new URL(base).hostname, path: "/" }]);
+      // only the app's own files: a video's thumbnail or player would wait on the network, and counts for nothing here
+      await context.route(
+        (url) => url.origin !== base,
+        (route) => route.abort(),
+      );
       const page = await context.newPage();
+      /** @type {Set<string>} */
       const scripts = new Set();
       page.on("response", (r) => r.request().resourceType() === "script" && r.url().startsWith(base) && scripts.add(r.url()));
-      await page.goto(base + path, { waitUntil: "networkidle" });
+      const response = await page.goto(base + path, { waitUntil: smoke ? "load" : "networkidle" });
+      if (response?.status() !== 200) throw new Error(`${path} answered ${response?.status()} in the browser`);
       const matching = [...scripts].filter((url) => routePattern.test(url));
       sizes[label] = { files: scripts.size, gzip: await totalGzipSize(scripts), routeChunks: await totalGzipSize(matching) };
       await context.close();
@@ -143,6 +306,7 @@ export async function firstVisitScripts(base, cookie, pages, routePattern) {
  * The bench's embedded database, reached like the app reaches it (node-postgres over TCP to the env file's
  * DATABASE_URL): drizzle `db`, its `pool` (end it when done) and drizzle's `sql`. Registers tsx so the app's
  * TypeScript modules can be imported.
+ * @param {string} vars
  */
 export async function benchDb(vars) {
   process.env.ENV_FILE = vars;
@@ -154,20 +318,39 @@ export async function benchDb(vars) {
   return { db, pool, sql };
 }
 
-/** The first module of the catalogue and its first lesson (ids), read from the bench's embedded database. */
+/**
+ * The first module of the catalogue and its first lesson (ids), read from the bench's embedded database.
+ * @param {string} vars
+ */
 export async function firstModuleAndLesson(vars) {
   const { db, pool, sql } = await benchDb(vars);
   try {
     const { rows } = await db.execute(
       sql`select m.id as module_id, l.id as lesson_id from modules m join lessons l on l.module_id = m.id order by m.order_index, l.order_index limit 1`,
     );
-    return { moduleId: rows[0].module_id, lessonId: rows[0].lesson_id };
+    return { moduleId: String(rows[0].module_id), lessonId: String(rows[0].lesson_id) };
   } finally {
     await pool.end();
   }
 }
 
-/** `seconds` of a 220 Hz tone as 16 kHz mono 16-bit PCM WAV (what the pages' recorder sends). */
+/**
+ * Writes a run's figures to bench/results/<name>.json (git-ignored: the last run's). A --smoke run's tiny counts are
+ * no figures: they go to .cache/bench-smoke/ instead.
+ * @param {string} name
+ * @param {unknown} results
+ * @param {boolean} smoke
+ */
+export function writeResults(name, results, smoke) {
+  const dir = smoke ? ".cache/bench-smoke" : "bench/results";
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(`${dir}/${name}.json`, JSON.stringify(results, null, 2));
+}
+
+/**
+ * `seconds` of a 220 Hz tone as 16 kHz mono 16-bit PCM WAV (what the pages' recorder sends).
+ * @param {number} [seconds]
+ */
 export function toneWav(seconds = 2) {
   const rate = 16_000;
   const count = rate * seconds;
@@ -191,6 +374,7 @@ export function toneWav(seconds = 2) {
 /**
  * CPU time (ms, user + system) of every process on the machine by pid, with its command line: two snapshots'
  * difference says which process a run of requests kept busy (Linux /proc only).
+ * @returns {Map<number, { ms: number, cmdline: string }>}
  */
 export function cpuSnapshot() {
   const ticks = new Map();
@@ -209,8 +393,14 @@ export function cpuSnapshot() {
 }
 const CLOCK_TICKS = 100; // USER_HZ: 100 on every Linux this runs on (getconf CLK_TCK)
 
-/** CPU ms spent between two snapshots, summed per group that `groupOf(cmdline)` names (undefined: not counted). */
+/**
+ * CPU ms spent between two snapshots, summed per group that `groupOf(cmdline)` names (undefined: not counted).
+ * @param {ReturnType<typeof cpuSnapshot>} before
+ * @param {ReturnType<typeof cpuSnapshot>} after
+ * @param {(cmdline: string) => string | undefined} groupOf
+ */
 export function cpuSpent(before, after, groupOf) {
+  /** @type {Record<string, number>} */
   const spent = {};
   for (const [pid, { ms, cmdline }] of after) {
     const group = groupOf(cmdline);

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Load with nothing lost (issue 13, items 4–5): --learners virtual learners (default 50) for --seconds
 // (default 60) against `wrangler dev` serving the production build with the embedded database and the
 // fake upstream as the AI provider (OpenAI protocol) and the Azure scorer. Each learner loops over a
@@ -18,12 +19,23 @@
 // apart from the app's answers, bounded at 0.1 % of the requests. The worker's and the database's output are kept in
 // .cache/bench-load-logs/{load,fault}/, and the reasons the worker logged are printed when an answer is ≥ 500.
 // Serves the existing ./build (run `npx remix vite:build` first); own ports and data folder; exits 1
-// when a check fails.
+// when a check fails. --smoke (bench/smoke.mjs): 3 learners for 2 s taking the mix's actions in turn (each at least
+// once), an admin toggle, on the app the smoke run shares (no --fault).
 import { fork, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { wranglerDevArgs, wranglerDevEnv } from "../scripts/lib/wrangler-dev.mjs";
-import { percentile, requireFreePorts, toneWav, writeBenchVars } from "./lib.mjs";
+import {
+  percentile,
+  requireFreePorts,
+  SHARED_APP_ENV,
+  startApp,
+  startUpstream,
+  toneWav,
+  upstreamVars,
+  writeBenchVars,
+  writeResults,
+} from "./lib.mjs";
 
 const { values: opts } = parseArgs({
   options: {
@@ -33,52 +45,37 @@ const { values: opts } = parseArgs({
     fault: { type: "boolean", default: false },
     outage: { type: "string", default: "10" },
     "fault-at": { type: "string", default: "20" },
+    smoke: { type: "boolean", default: false },
   },
 });
-const LEARNERS = Math.max(1, Math.min(200, Number(opts.learners)));
-const SECONDS = Math.max(5, Math.min(600, Number(opts.seconds)));
+const LEARNERS = opts.smoke ? 3 : Math.max(1, Math.min(200, Number(opts.learners)));
+const SECONDS = opts.smoke ? 2 : Math.max(5, Math.min(600, Number(opts.seconds)));
 const TIMEOUT_MS = Math.max(1, Number(opts.timeout)) * 1000;
 const OUTAGE_MS = Math.max(1, Number(opts.outage)) * 1000;
 const FAULT_AT_MS = Math.max(1, Number(opts["fault-at"])) * 1000;
 const port = "8789";
 const pgPort = "25389";
 const providerPort = "4029";
-const provider = `http://127.0.0.1:${providerPort}`;
-const base = `http://127.0.0.1:${port}`;
 const dataDir = ".cache/bench-load";
 // The worker's and the database's output of the last run (kept apart from dataDir, which each run starts afresh).
 const logDir = `.cache/bench-load-logs/${opts.fault ? "fault" : "load"}`;
 const workerLog = `${logDir}/worker.log`;
-const vars = ".cache/bench-load.vars";
 const ADMIN_FLAG = "feature_chat_roleplay";
 /** The start of wrangler dev's ProxyWorker's 503 to a request other than GET/HEAD whose connection to the worker failed. */
 const PROXY_DROPPED = "Your worker restarted mid-request";
+const log = (/** @type {string} */ message) => console.log(`[load] ${message}`);
 
-await requireFreePorts([port, pgPort, providerPort]);
-writeBenchVars(vars, {
-  port,
-  pgPort,
-  extra: [
-    "",
-    `OPENAI_BASE_URL=${provider}/v1`,
-    "OPENAI_API_KEY=test-openai-key",
-    "OPENAI_CHAT_MODEL=fake-chat",
-    "AZURE_SPEECH_KEY=bench-azure-key",
-    `AZURE_SPEECH_ENDPOINT=${provider}`,
-    "MONTHLY_CREDITS=100000",
-    "",
-  ].join("\n"),
-});
-rmSync(dataDir, { recursive: true, force: true });
-rmSync(logDir, { recursive: true, force: true });
-mkdirSync(logDir, { recursive: true });
+// Under bench/smoke.mjs: its app. Otherwise the bench's own processes — the fake upstream, the database (ours, so that
+// --fault can stop only it) and wrangler — not scripts/start.mjs, whose database is not ours to stop.
+const shared = Boolean(process.env[SHARED_APP_ENV]);
+if (shared && opts.fault) throw new Error("--fault stops the database: it needs the bench's own (run it without bench/smoke.mjs)");
+const sharedApp = shared ? await startApp({ name: "load", port, pgPort }) : undefined;
+const base = sharedApp?.base ?? `http://127.0.0.1:${port}`;
+const vars = sharedApp?.vars ?? ".cache/bench-load.vars";
 
-// ——— processes: the fake upstream, the database (ours, so that --fault can stop only it), wrangler ———
-const log = (message) => console.log(`[load] ${message}`);
+/** @type {Set<import("node:child_process").ChildProcess>} */
 const children = new Set();
-const fake = spawn("node", ["tests/fake-upstream/server.mjs", "--port", providerPort, "--azure-key", "bench-azure-key"], { stdio: "ignore" });
-children.add(fake);
-
+/** @type {import("node:child_process").ChildProcess | undefined} */
 let dbProcess;
 async function startDatabase() {
   mkdirSync(dataDir, { recursive: true });
@@ -88,7 +85,7 @@ async function startDatabase() {
   });
   children.add(child);
   await new Promise((resolve, reject) => {
-    child.on("message", (m) => m?.ready && resolve());
+    child.on("message", (m) => /** @type {{ ready?: boolean }} */ (m)?.ready && resolve(undefined));
     child.on("exit", (code) => reject(new Error(`db-server.mjs exited ${code}`)));
   });
   child.removeAllListeners("exit");
@@ -97,13 +94,18 @@ async function startDatabase() {
 }
 async function stopDatabase() {
   const child = dbProcess;
+  if (!child) return;
   dbProcess = undefined;
   const exited = new Promise((resolve) => child.once("exit", resolve));
   child.kill("SIGTERM");
   await exited;
 }
 
-/** Ends every process this bench started, by pid (wrangler's tree too: npx → wrangler → workerd). */
+/**
+ * Every process below `pid`, deepest first.
+ * @param {number} pid
+ * @returns {number[]}
+ */
 function descendants(pid) {
   const direct = spawnSync("pgrep", ["-P", String(pid)], { encoding: "utf8" })
     .stdout.split("\n")
@@ -111,8 +113,10 @@ function descendants(pid) {
     .map(Number);
   return direct.flatMap((child) => [...descendants(child), child]);
 }
+/** Ends every process this bench started, by pid (wrangler's tree too: npx → wrangler → workerd). */
 function stopAll() {
   for (const child of children) {
+    if (child.pid === undefined) continue;
     for (const pid of [...descendants(child.pid), child.pid]) {
       try {
         process.kill(pid, "SIGTERM");
@@ -123,15 +127,46 @@ function stopAll() {
   }
 }
 process.on("SIGINT", () => (stopAll(), process.exit(130)));
+process.on("SIGTERM", () => (stopAll(), process.exit(143)));
 
-let exitCode = 0;
-try {
+/** The fake upstream, the database (migrated and seeded) and the worker, its output in workerLog. */
+async function startOwnApp() {
+  await requireFreePorts([port, pgPort, providerPort]);
+  const provider = `http://127.0.0.1:${providerPort}`;
+  writeBenchVars(vars, { port, pgPort, extra: upstreamVars(provider) });
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(logDir, { recursive: true, force: true });
+  mkdirSync(logDir, { recursive: true });
+  children.add(await startUpstream(providerPort, base));
   await startDatabase();
   const scriptEnv = { ...process.env, ENV_FILE: vars };
   for (const script of ["scripts/migrate.ts", "scripts/seed.ts"]) {
     const run = spawnSync("npx", ["tsx", script], { stdio: ["ignore", "ignore", "inherit"], env: scriptEnv });
     if (run.status !== 0) throw new Error(`${script} failed`);
   }
+  const wrangler = spawn(
+    "npx",
+    ["wrangler", "dev", "--port", port, "--ip", "127.0.0.1", "--persist-to", `${dataDir}/wrangler`, "--env-file", vars].concat(
+      wranglerDevArgs("warn"),
+    ),
+    // The worker's console (its one-line "[503] …" reasons among them) goes to wrangler's stdout.
+    { stdio: ["ignore", openSync(workerLog, "a"), openSync(workerLog, "a")], env: wranglerDevEnv() },
+  );
+  children.add(wrangler);
+  for (const deadline = Date.now() + 120_000; ;) {
+    if (Date.now() > deadline) throw new Error("the worker did not become ready in 120 s");
+    const ok = await fetch(`${base}/signin`).then(
+      (r) => r.status < 500,
+      () => false,
+    );
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+let exitCode = 0;
+try {
+  if (!shared) await startOwnApp();
 
   // ——— accounts: LEARNERS learners and one admin, each with a signed session cookie and a seed ledger row ———
   process.env.ENV_FILE = vars;
@@ -144,16 +179,23 @@ try {
   const { creditPeriod, refundAbandonedSpends, ABANDONED_AFTER_MS } = await import("../app/server/credits.server.ts");
   const env = loadEnv(vars);
   const { pool, db } = connect(env);
+  /** @param {import("drizzle-orm").SQL} query */
   const rows = async (query) => (await db.execute(query)).rows;
   const sessionCookie = createCookie("nika_session", {
     path: "/",
     httpOnly: true,
     sameSite: "lax",
     secure: false,
-    secrets: [env.SESSION_SECRET],
+    secrets: [String(env.SESSION_SECRET)],
     maxAge: 30 * 24 * 3600,
   });
   const CREDITS = 100_000;
+  /** @typedef {{ id: string, index: number, cookie: string, conversationId?: string }} Account */
+  /**
+   * @param {number} index
+   * @param {boolean} admin
+   * @returns {Promise<Account>}
+   */
   async function insertAccount(index, admin) {
     const token = randomToken();
     const email = admin ? "carga-admin@nika.local" : `carga-${index}@nika.local`;
@@ -187,56 +229,57 @@ try {
   if (!lessonIds.length || !categories.length)
     throw new Error(`seed has no lessons (${lessonIds.length}) or flashcard categories (${categories.length})`);
 
-  // ——— the worker ———
-  const wrangler = spawn(
-    "npx",
-    ["wrangler", "dev", "--port", port, "--ip", "127.0.0.1", "--persist-to", `${dataDir}/wrangler`, "--env-file", vars].concat(
-      wranglerDevArgs("warn"),
-    ),
-    // The worker's console (its one-line "[503] …" reasons among them) goes to wrangler's stdout.
-    { stdio: ["ignore", openSync(workerLog, "a"), openSync(workerLog, "a")], env: wranglerDevEnv() },
-  );
-  children.add(wrangler);
-  for (const deadline = Date.now() + 120_000; ;) {
-    if (Date.now() > deadline) throw new Error("the worker did not become ready in 120 s");
-    const ok = await fetch(`${base}/signin`).then(
-      (r) => r.status < 500,
-      () => false,
-    );
-    if (ok) break;
-    await new Promise((r) => setTimeout(r, 300));
-  }
   log(`${LEARNERS} learners + 1 admin, ${moduleIds.length} modules, ${lessonIds.length} lessons, ${categories.length} flashcard categories`);
 
   // ——— requests, recorded ———
-  const samples = []; // { action, status, ms, at, retryAfter, error }
+  /**
+   * @typedef {object} Sample one request: its action, answer and timing (ms; `at` from the run's start)
+   * @property {string} action
+   * @property {number} status 0 when none came
+   * @property {number} ms
+   * @property {number} at
+   * @property {string | null} retryAfter
+   * @property {string | null} error "timeout" or "network: …"
+   * @property {string} [body] the start of an answer ≥ 500
+   * @property {string} [note] "second-tab" (an expected 409), "sse-without-done"
+   */
+  /** @type {Sample[]} */
+  const samples = [];
   const runStart = performance.now();
   const now = () => performance.now() - runStart;
-  /** One request, bounded by TIMEOUT_MS (body read included); never throws. */
-  async function hit(action, path, { cookie, method = "GET", form, body, headers = {}, read = "text" } = {}) {
+  /**
+   * One request, bounded by TIMEOUT_MS (body read included); never throws.
+   * @param {string} action
+   * @param {string} path
+   * @param {{ cookie?: string, method?: string, form?: Record<string, string>, body?: FormData, headers?: Record<string, string> }} [options]
+   */
+  async function hit(action, path, { cookie, method = "GET", form, body, headers = {} } = {}) {
     const started = performance.now();
+    /** @type {Sample} */
     const sample = { action, status: 0, ms: 0, at: now(), retryAfter: null, error: null };
     let text = "";
+    /** @type {Response | undefined} */
     let response;
     try {
-      const init = {
+      response = await fetch(base + path, {
         method,
         redirect: "manual",
-        headers: { ...headers, ...(cookie ? { Cookie: cookie } : {}) },
+        headers: {
+          ...headers,
+          ...(cookie ? { Cookie: cookie } : {}),
+          ...(form ? { "Content-Type": "application/x-www-form-urlencoded" } : {}),
+        },
+        body: form ? new URLSearchParams(form) : body,
         signal: AbortSignal.timeout(TIMEOUT_MS),
-      };
-      if (form) {
-        init.body = new URLSearchParams(form);
-        init.headers["Content-Type"] = "application/x-www-form-urlencoded";
-      } else if (body) init.body = body;
-      response = await fetch(base + path, init);
+      });
       sample.status = response.status;
       sample.retryAfter = response.headers.get("Retry-After");
-      text = read === "text" ? await response.text() : (await response.arrayBuffer(), "");
+      text = await response.text();
       if (sample.status >= 500) sample.body = text.slice(0, 300);
     } catch (error) {
+      const failure = /** @type {{ name?: string, message?: string, cause?: { code?: string } }} */ (error);
       sample.error =
-        error?.name === "TimeoutError" || error?.name === "AbortError" ? "timeout" : `network: ${error?.cause?.code ?? error?.message}`;
+        failure?.name === "TimeoutError" || failure?.name === "AbortError" ? "timeout" : `network: ${failure?.cause?.code ?? failure?.message}`;
     }
     sample.ms = performance.now() - started;
     samples.push(sample);
@@ -244,21 +287,50 @@ try {
   }
 
   // ——— acknowledged writes ———
-  const acked = { comments: [], completions: [], greetings: [], chat: [], games: [], answers: [], attempts: [], names: new Map(), flag: null };
-  const attemptedNames = new Map(); // user → names sent after the last acknowledged one (may or may not have landed)
+  const acked = {
+    /** @type {{ userId: string, lessonId: string, content: string }[]} */
+    comments: [],
+    /** @type {{ userId: string, lessonId: string }[]} */
+    completions: [],
+    /** @type {{ conversationId: string, tabs: number, done: number }[]} */
+    greetings: [],
+    /** @type {{ userId: string, conversationId: string, text: string }[]} */
+    chat: [],
+    /** @type {{ userId: string, gameId: string }[]} */
+    games: [],
+    /** @type {{ gameId: string, position: number, chosenId: string }[]} */
+    answers: [],
+    /** @type {{ userId: string, location: string | null }[]} */
+    attempts: [],
+    /** @type {Map<string, string>} user → its last acknowledged name */
+    names: new Map(),
+    /** @type {boolean | null} */
+    flag: null,
+  };
+  /** @type {Map<string, string[]>} user → names sent after the last acknowledged one (may or may not have landed) */
+  const attemptedNames = new Map();
+  /** @type {boolean[]} */
   const attemptedFlags = [];
+  /**
+   * @template T
+   * @param {T[]} list
+   */
   const pick = (list) => list[Math.floor(Math.random() * list.length)];
   const think = () => new Promise((r) => setTimeout(r, 150 + Math.random() * 500));
-  const redirected = (r) => r.status === 302 || r.status === 303;
+  const redirected = (/** @type {{ status: number }} */ r) => r.status === 302 || r.status === 303;
 
   const recording = toneWav();
 
-  /** The chat page's island greets a new conversation; a learner with it open in two tabs greets it twice at once. */
-  async function greet(l) {
+  /**
+   * The chat page's island greets a new conversation; a learner with it open in two tabs greets it twice at once.
+   * @param {Account} l
+   * @param {string} conversationId
+   */
+  async function greet(l, conversationId) {
     const tabs = l.index % 4 === 0 ? 2 : 1;
     const answers = await Promise.all(
       Array.from({ length: tabs }, () =>
-        hit("POST chat greeting (SSE)", `/resources/chat/${l.conversationId}/greet`, {
+        hit("POST chat greeting (SSE)", `/resources/chat/${conversationId}/greet`, {
           cookie: l.cookie,
           method: "POST",
           headers: { Accept: "text/event-stream" },
@@ -266,11 +338,12 @@ try {
       ),
     );
     const done = answers.filter((r) => r.status === 200 && r.text.includes("event: done"));
-    if (done.length) acked.greetings.push({ conversationId: l.conversationId, tabs, done: done.length });
+    if (done.length) acked.greetings.push({ conversationId, tabs, done: done.length });
     if (tabs === 2) for (const r of answers) if (r.status === 409) r.sample.note = "second-tab";
   }
 
   let seq = 0;
+  /** @type {Record<string, (l: Account) => Promise<void>>} */
   const actions = {
     async courses(l) {
       await hit("GET /courses", "/courses", { cookie: l.cookie });
@@ -302,7 +375,7 @@ try {
         const match = /[?&]c=([0-9a-f-]{36})/.exec(opened.location ?? "");
         if (!match) return;
         l.conversationId = match[1];
-        await greet(l);
+        await greet(l, match[1]);
       }
       const text = `I like load tests ${l.index}-${++seq}`;
       const r = await hit("POST chat message (SSE)", `/resources/chat/${l.conversationId}/messages`, {
@@ -359,6 +432,7 @@ try {
       } else attemptedNames.set(l.id, [...(attemptedNames.get(l.id) ?? []), name]);
     },
   };
+  /** @type {[action: string, weight: number][]} */
   const MIX = [
     ["courses", 14],
     ["module", 10],
@@ -371,16 +445,20 @@ try {
     ["profile", 5],
   ];
   const weightTotal = MIX.reduce((sum, [, w]) => sum + w, 0);
+  // --smoke: the actions in turn, so that a short run takes each at least once.
+  let taken = 0;
   const pickAction = () => {
+    if (opts.smoke) return MIX[taken++ % MIX.length][0];
     let roll = Math.random() * weightTotal;
     for (const [name, weight] of MIX) if ((roll -= weight) < 0) return name;
     return MIX[0][0];
   };
 
   const endAt = SECONDS * 1000;
+  /** @param {Account} l */
   async function learnerLoop(l) {
-    await new Promise((r) => setTimeout(r, Math.random() * 1000)); // staggered arrival
-    while (now() < endAt) {
+    await new Promise((r) => setTimeout(r, Math.random() * (opts.smoke ? 200 : 1000))); // staggered arrival
+    while (now() < endAt || (opts.smoke && taken < MIX.length)) {
       await actions[pickAction()](l);
       await think();
     }
@@ -388,7 +466,7 @@ try {
   async function adminLoop() {
     let value = false;
     while (now() < endAt) {
-      await new Promise((r) => setTimeout(r, 4000 + Math.random() * 2000));
+      await new Promise((r) => setTimeout(r, opts.smoke ? 1000 : 4000 + Math.random() * 2000));
       if (now() >= endAt) break;
       value = !value;
       const r = await hit("POST admin flag", "/admin?index", {
@@ -405,16 +483,19 @@ try {
   }
 
   // ——— the fault: stop the database process, wait, start it again ———
-  const fault = { stoppedAt: null, startedAt: null, firstOkAfter: null };
+  /** @type {{ stoppedAt: number | null, startedAt: number | null }} */
+  const fault = { stoppedAt: null, startedAt: null };
   async function faultLoop() {
     await new Promise((r) => setTimeout(r, FAULT_AT_MS));
     log(`fault: stopping the database (${(now() / 1000).toFixed(1)} s)`);
     await stopDatabase();
-    fault.stoppedAt = now();
+    const stoppedAt = now();
+    fault.stoppedAt = stoppedAt;
     await new Promise((r) => setTimeout(r, OUTAGE_MS));
     await startDatabase();
-    fault.startedAt = now();
-    log(`fault: database started again (${(now() / 1000).toFixed(1)} s, down ${((fault.startedAt - fault.stoppedAt) / 1000).toFixed(1)} s)`);
+    const startedAt = now();
+    fault.startedAt = startedAt;
+    log(`fault: database started again (${(startedAt / 1000).toFixed(1)} s, down ${((startedAt - stoppedAt) / 1000).toFixed(1)} s)`);
   }
 
   log(`running ${SECONDS} s${opts.fault ? `, database stopped at ${FAULT_AT_MS / 1000} s for ${OUTAGE_MS / 1000} s` : ""}…`);
@@ -424,9 +505,10 @@ try {
   await new Promise((r) => setTimeout(r, 3000));
 
   // ——— figures ———
+  /** @type {Map<string, { ms: number[], statuses: Map<string, number> }>} */
   const byAction = new Map();
   for (const s of samples) {
-    const entry = byAction.get(s.action) ?? { ms: [], statuses: new Map() };
+    const entry = byAction.get(s.action) ?? { ms: /** @type {number[]} */ ([]), statuses: new Map() };
     entry.ms.push(s.ms);
     const key = s.error ? s.error.split(":")[0] : String(s.status);
     entry.statuses.set(key, (entry.statuses.get(key) ?? 0) + 1);
@@ -444,12 +526,13 @@ try {
   }
   const timeouts = samples.filter((s) => s.error === "timeout");
   const network = samples.filter((s) => s.error && s.error !== "timeout");
-  const inOutage = (s) => fault.stoppedAt !== null && s.at + s.ms >= fault.stoppedAt - 1000 && s.at <= (fault.startedAt ?? Infinity) + 15_000;
+  const inOutage = (/** @type {Sample} */ s) =>
+    fault.stoppedAt !== null && s.at + s.ms >= fault.stoppedAt - 1000 && s.at <= (fault.startedAt ?? Infinity) + 15_000;
   const unavailable = samples.filter((s) => s.status === 503);
   const expected503 = opts.fault ? unavailable.filter((s) => s.retryAfter && inOutage(s)) : [];
   // wrangler dev's ProxyWorker, a hop that exists only in local development, answers this when its kept-alive
   // connection to the worker is reset ("Network connection lost", kj's "Connection reset by peer"): it retries a GET or
-  // HEAD itself, never another method. Not the app's answer: counted apart, and bounded (decision 0019, sixteenth pass).
+  // HEAD itself, never another method. Not the app's answer: counted apart, and bounded.
   const proxyDropped = samples.filter((s) => s.status === 503 && s.body?.startsWith(PROXY_DROPPED));
   const serverErrors = samples.filter((s) => s.status >= 500 && !expected503.includes(s) && !proxyDropped.includes(s));
   const secondTabs = samples.filter((s) => s.note === "second-tab");
@@ -467,13 +550,16 @@ try {
     for (const s of serverErrors.slice(0, 5)) {
       console.log(`  ${s.action} ${s.status} at ${(s.at / 1000).toFixed(1)} s after ${s.ms.toFixed(0)} ms: ${JSON.stringify(s.body ?? "")}`);
     }
-    const reasons = readFileSync(workerLog, "utf8")
-      .split("\n")
-      .filter((line) => /\[503\]|Error|error:/.test(line) && !/sideEffects|ignored-bare-import/.test(line));
-    console.log(`  the worker's log (${workerLog}): ${reasons.length ? "" : "no error lines"}`);
-    for (const line of reasons.slice(0, 10)) console.log(`    ${line}`);
+    if (existsSync(workerLog) && !shared) {
+      const reasons = readFileSync(workerLog, "utf8")
+        .split("\n")
+        .filter((line) => /\[503\]|Error|error:/.test(line) && !/sideEffects|ignored-bare-import/.test(line));
+      console.log(`  the worker's log (${workerLog}): ${reasons.length ? "" : "no error lines"}`);
+      for (const line of reasons.slice(0, 10)) console.log(`    ${line}`);
+    }
   }
   if (network.length) console.log(`  network errors: ${[...new Set(network.map((s) => s.error))].join(", ")}`);
+  /** @type {Record<string, unknown>} */
   const results = {
     learners: LEARNERS,
     seconds: SECONDS,
@@ -492,34 +578,45 @@ try {
     refused4xx: refused.length,
     secondTabGreetings409: secondTabs.length,
   };
+  let faultRun;
   if (opts.fault) {
-    const afterRestart = samples.filter((s) => fault.startedAt !== null && s.at >= fault.startedAt).sort((a, b) => a.at - b.at);
+    const { stoppedAt, startedAt } = fault;
+    if (stoppedAt === null || startedAt === null) throw new Error("the database was not stopped and started again");
+    const afterRestart = samples.filter((s) => s.at >= startedAt).sort((a, b) => a.at - b.at);
     const firstOk = afterRestart.find((s) => s.status >= 200 && s.status < 400);
-    const during = samples.filter((s) => fault.stoppedAt !== null && s.at >= fault.stoppedAt && s.at <= fault.startedAt);
+    const during = samples.filter((s) => s.at >= stoppedAt && s.at <= startedAt);
     const late503 = unavailable.filter((s) => !expected503.includes(s) && !proxyDropped.includes(s));
     // The app's own failures: a POST that wrangler dev's proxy dropped (counted apart above) says nothing about recovery.
     const lastFailure = samples
-      .filter((s) => (s.status >= 500 || s.error) && !proxyDropped.includes(s) && fault.startedAt !== null && s.at >= fault.startedAt)
-      .reduce((max, s) => Math.max(max, s.at + s.ms), fault.startedAt ?? 0);
-    results.faultRun = {
-      outageSeconds: (fault.startedAt - fault.stoppedAt) / 1000,
+      .filter((s) => (s.status >= 500 || s.error) && !proxyDropped.includes(s) && s.at >= startedAt)
+      .reduce((max, s) => Math.max(max, s.at + s.ms), startedAt);
+    faultRun = {
+      outageSeconds: (startedAt - stoppedAt) / 1000,
       expected503: expected503.length,
       unexpected503: late503.length,
       requestsDuringOutage: during.length,
       maxLatencyDuringOutageMs: Math.max(0, ...during.map((s) => s.ms)),
-      firstSuccessAfterRestartMs: firstOk ? firstOk.at + firstOk.ms - fault.startedAt : null,
-      lastFailureAfterRestartMs: lastFailure - fault.startedAt,
+      firstSuccessAfterRestartMs: firstOk ? firstOk.at + firstOk.ms - startedAt : null,
+      lastFailureAfterRestartMs: lastFailure - startedAt,
     };
+    results.faultRun = faultRun;
     console.log(
-      `fault: database down ${results.faultRun.outageSeconds.toFixed(1)} s; ${during.length} requests started meanwhile, slowest ${results.faultRun.maxLatencyDuringOutageMs.toFixed(0)} ms; ` +
-        `503+Retry-After ${expected503.length} (outside the window: ${late503.length}); first success ${(results.faultRun.firstSuccessAfterRestartMs ?? NaN).toFixed(0)} ms after the restart, last failure ${results.faultRun.lastFailureAfterRestartMs.toFixed(0)} ms after it`,
+      `fault: database down ${faultRun.outageSeconds.toFixed(1)} s; ${during.length} requests started meanwhile, slowest ${faultRun.maxLatencyDuringOutageMs.toFixed(0)} ms; ` +
+        `503+Retry-After ${expected503.length} (outside the window: ${late503.length}); first success ${(faultRun.firstSuccessAfterRestartMs ?? NaN).toFixed(0)} ms after the restart, last failure ${faultRun.lastFailureAfterRestartMs.toFixed(0)} ms after it`,
     );
   }
 
   // ——— checks in the database ———
   const { pool: checkPool, db: checkDb } = connect(env);
+  /** @param {import("drizzle-orm").SQL} query */
   const q = async (query) => (await checkDb.execute(query)).rows;
+  /** @type {string[]} */
   const failures = [];
+  /**
+   * @param {boolean} ok
+   * @param {string} label
+   * @param {string} [detail]
+   */
   const check = (ok, label, detail = "") => {
     console.log(`${ok ? "✔" : "✘"} ${label}${detail ? ` — ${detail}` : ""}`);
     if (!ok) failures.push(label);
@@ -554,8 +651,8 @@ try {
     left join chat_messages m on m.conversation_id = c.id and m.role = 'nika'
       and m.created_at < coalesce((select min(u.created_at) from chat_messages u where u.conversation_id = c.id and u.role = 'user'), 'infinity')
     where c.user_id in (${idList}) group by c.id`);
-  const greetingsOf = new Map(greetingRows.map((r) => [r.conversation_id, r.greetings]));
-  const doubled = greetingRows.filter((r) => r.greetings > 1);
+  const greetingsOf = new Map(greetingRows.map((r) => [String(r.conversation_id), Number(r.greetings)]));
+  const doubled = greetingRows.filter((r) => Number(r.greetings) > 1);
   const lostGreetings = acked.greetings.filter((g) => greetingsOf.get(g.conversationId) !== 1);
   const twoTabs = acked.greetings.filter((g) => g.tabs === 2);
   check(
@@ -596,8 +693,10 @@ try {
   );
 
   const attemptRows = await q(sql`select user_id, id, status from pronunciation_attempts where user_id in (${idList})`);
+  /** @type {Map<string, Record<string, unknown>[]>} */
   const attemptsByUser = new Map();
   for (const r of attemptRows) attemptsByUser.set(String(r.user_id), [...(attemptsByUser.get(String(r.user_id)) ?? []), r]);
+  /** @type {Map<string, number>} */
   const ackedAttemptsByUser = new Map();
   for (const a of acked.attempts) ackedAttemptsByUser.set(a.userId, (ackedAttemptsByUser.get(a.userId) ?? 0) + 1);
   const shortAttempts = [...ackedAttemptsByUser].filter(
@@ -610,8 +709,10 @@ try {
   );
 
   const nameRows = await q(sql`select id, name from users where id in (${idList})`);
-  const names = new Map(nameRows.map((r) => [String(r.id), r.name]));
-  const wrongNames = [...acked.names].filter(([u, name]) => names.get(u) !== name && !(attemptedNames.get(u) ?? []).includes(names.get(u)));
+  const names = new Map(nameRows.map((r) => [String(r.id), String(r.name)]));
+  const wrongNames = [...acked.names].filter(
+    ([u, name]) => names.get(u) !== name && !(attemptedNames.get(u) ?? []).includes(String(names.get(u))),
+  );
   check(
     wrongNames.length === 0,
     `profile names: ${acked.names.size} learners' last acknowledged name present`,
@@ -620,9 +721,9 @@ try {
 
   if (acked.flag !== null) {
     const [flag] = await q(sql`select config_value from app_config where config_key = ${ADMIN_FLAG}`);
-    const value = flag?.config_value;
+    const value = /** @type {boolean | undefined} */ (flag?.config_value);
     check(
-      value === acked.flag || attemptedFlags.includes(value),
+      value === acked.flag || (value !== undefined && attemptedFlags.includes(value)),
       `admin flag ${ADMIN_FLAG}: last acknowledged value (${acked.flag}) present`,
       `stored ${value}`,
     );
@@ -665,7 +766,7 @@ try {
     unbalanced.length ? `${unbalanced.length} differ` : "",
   );
   check(negative.length === 0, "credits: no balance ever negative");
-  const chatMismatch = credit.filter((r) => r.chat_debits - r.chat_refunds !== r.chat_kept);
+  const chatMismatch = credit.filter((r) => Number(r.chat_debits) - Number(r.chat_refunds) !== Number(r.chat_kept));
   check(
     chatMismatch.length === 0,
     "chat: credits kept = learner messages kept (no credit without its message, nor the reverse)",
@@ -693,11 +794,11 @@ try {
   );
   check(timeouts.length === 0, `0 timeouts (> ${TIMEOUT_MS / 1000} s)`, timeouts.length ? String(timeouts.length) : "");
   check(network.length === 0, "0 network errors");
-  if (opts.fault) {
-    check(results.faultRun.unexpected503 === 0, "every 503 fell within the outage (+15 s) and carried Retry-After");
-    check(results.faultRun.firstSuccessAfterRestartMs !== null, "the app recovered without a restart");
+  if (faultRun) {
+    check(faultRun.unexpected503 === 0, "every 503 fell within the outage (+15 s) and carried Retry-After");
+    check(faultRun.firstSuccessAfterRestartMs !== null, "the app recovered without a restart");
   }
-  results.acknowledged = {
+  const acknowledged = {
     comments: acked.comments.length,
     completions: acked.completions.length,
     greetings: acked.greetings.length,
@@ -707,16 +808,15 @@ try {
     attempts: acked.attempts.length,
     names: acked.names.size,
   };
-  results.failures = failures;
+  Object.assign(results, { acknowledged, failures });
   console.log(
-    `\nacknowledged writes: ${Object.entries(results.acknowledged)
+    `\nacknowledged writes: ${Object.entries(acknowledged)
       .map(([k, v]) => `${k} ${v}`)
       .join(", ")}`,
   );
   console.log(`outcome: ${failures.length ? `FAILED (${failures.join("; ")})` : "all checks passed"}`);
   console.log("(loopback, wrangler dev + embedded Postgres over TCP, fake AI provider/scorer; figures from a shared 2-core machine)");
-  mkdirSync("bench/results", { recursive: true });
-  writeFileSync(`bench/results/load${opts.fault ? "-fault" : ""}.json`, JSON.stringify(results, null, 2));
+  writeResults(`load${opts.fault ? "-fault" : ""}`, results, opts.smoke);
   exitCode = failures.length ? 1 : 0;
 } catch (error) {
   console.error(error);
@@ -724,4 +824,4 @@ try {
 } finally {
   stopAll();
 }
-setTimeout(() => process.exit(exitCode), 1500);
+process.exit(exitCode);

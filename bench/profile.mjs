@@ -1,17 +1,18 @@
 #!/usr/bin/env node
+// @ts-check
 // Where a page's time goes inside the worker (issue 13): serves the production build under `wrangler dev` with
 // readable (unminified) code and workerd's DevTools port, loads one page with --connections keep-alive
 // connections for --seconds while V8's sampling CPU profiler records, and prints the functions with the most
 // self time and the most total time, plus the time under a few landmarks (loaders, React's render, the
 // database driver), and the self time per package (from the bundle's source map). The raw profile is written to bench/results/ (open it in Chrome DevTools → Performance).
-//   node bench/profile.mjs --path /labs [--seconds 6] [--connections 8] [--top 30]
-// --path module / --path lesson: the catalogue's first module / its first lesson.
-import { spawn } from "node:child_process";
+//   node bench/profile.mjs --path /labs [--seconds 6] [--connections 8] [--top 30] [--anonymous] [--smoke]
+// --path module / --path lesson: the catalogue's first module / its first lesson. --smoke (bench/smoke.mjs): half a
+// second, on the app the smoke run shares (minified: its functions' names are the bundle's).
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { SourceMapConsumer } from "source-map-js";
 import WebSocket from "ws";
-import { firstModuleAndLesson, requestLoop, requireFreePorts, signInAsLearner, untilReady, writeBenchVars } from "./lib.mjs";
+import { firstModuleAndLesson, requestLoop, signInAsLearner, startApp } from "./lib.mjs";
 
 const { values: opts } = parseArgs({
   options: {
@@ -20,45 +21,47 @@ const { values: opts } = parseArgs({
     connections: { type: "string", default: "8" },
     top: { type: "string", default: "30" },
     anonymous: { type: "boolean", default: false },
+    smoke: { type: "boolean", default: false },
   },
 });
-const SECONDS = Math.max(2, Math.min(60, Number(opts.seconds)));
-const CONNECTIONS = Math.max(1, Math.min(64, Number(opts.connections)));
-const port = "8791";
-const inspectorPort = "9239";
-const pgPort = "25391";
-const base = `http://127.0.0.1:${port}`;
-const vars = ".cache/bench-profile.vars";
+const SECONDS = opts.smoke ? 0.5 : Math.max(2, Math.min(60, Number(opts.seconds)));
+const CONNECTIONS = opts.smoke ? 2 : Math.max(1, Math.min(64, Number(opts.connections)));
+const WARMUP = opts.smoke ? 2 : 20;
 
-await requireFreePorts([port, inspectorPort, pgPort]);
-writeBenchVars(vars, { port, pgPort });
-const app = spawn(
-  "node",
-  [
-    "scripts/start.mjs",
-    ...["--env-file", vars, "--port", port, "--data", ".cache/bench-profile", "--fresh", "--quiet-wrangler"],
-    ...["--no-build", "--no-minify", "--inspector-port", inspectorPort],
-  ],
-  { stdio: ["ignore", "ignore", "inherit", "ipc"] },
-);
-process.on("SIGINT", () => (app.kill("SIGTERM"), process.exit(130)));
+const app = await startApp({ name: "profile", port: "8791", pgPort: "25391", inspectorPort: "9239", startArgs: ["--no-minify"] });
+const { base } = app;
+if (!app.inspectorPort) throw new Error("the app has no DevTools port");
+const inspector = `http://127.0.0.1:${app.inspectorPort}`;
+
+/** @typedef {{ functionName: string, url: string, lineNumber: number, columnNumber: number }} CallFrame */
+/** @typedef {{ id: number, callFrame: CallFrame, children?: number[] }} ProfileNode */
+/** @typedef {{ nodes: ProfileNode[], samples: number[], timeDeltas: number[] }} Profile V8's CPU profile (Profiler.stop) */
 
 /** One DevTools Protocol session over the inspector's WebSocket. */
 async function devtools() {
-  const targets = await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json();
-  const target = targets.find((t) => t.webSocketDebuggerUrl) ?? targets[0];
-  const socket = new WebSocket(target.webSocketDebuggerUrl);
+  /** @type {{ webSocketDebuggerUrl?: string }[]} */
+  const targets = await (await fetch(`${inspector}/json`)).json();
+  const url = (targets.find((t) => t.webSocketDebuggerUrl) ?? targets[0])?.webSocketDebuggerUrl;
+  if (!url) throw new Error(`no DevTools target at ${inspector}`);
+  const socket = new WebSocket(url);
   await new Promise((resolve, reject) => (socket.once("open", resolve), socket.once("error", reject)));
   let nextId = 1;
+  /** @type {Map<number, (message: { error?: { message: string }, result?: any }) => void>} */
   const pending = new Map();
   socket.on("message", (data) => {
     const message = JSON.parse(String(data));
-    if (message.id && pending.has(message.id)) {
-      pending.get(message.id)(message);
+    const settle = pending.get(message.id);
+    if (settle) {
+      settle(message);
       pending.delete(message.id);
     }
   });
   return {
+    /**
+     * @param {string} method
+     * @param {object} [params]
+     * @returns {Promise<any>}
+     */
     send(method, params = {}) {
       const id = nextId++;
       socket.send(JSON.stringify({ id, method, params }));
@@ -79,27 +82,31 @@ function servedBundleMap() {
   return bundles.length ? new SourceMapConsumer(JSON.parse(readFileSync(bundles[0], "utf8"))) : undefined;
 }
 
-/** Where a source file of the bundle comes from: an npm package, the app, or the worker's entry. */
+/**
+ * Where a source file of the bundle comes from: an npm package, the app, or the worker's entry.
+ * @param {string} source
+ */
 function packageOf(source) {
   const inModules = source.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
   if (inModules) return inModules[1];
-  if (/(^|\/)app\//.test(source))
-    return `app/${
-      source
-        .split(/(?:^|\/)app\//)
-        .pop()
-        .split("/")[0]
-    }`;
+  const inApp = source.match(/(?:^|\/)app\/([^/]+)/);
+  if (inApp) return `app/${inApp[1]}`;
   return source.replace(/^(\.\.\/)+/, "");
 }
 
-/** Self time (ms) per package: each sample's leaf frame in server.js, through the source map; the rest by url. */
+/**
+ * Self time (ms) per package: each sample's leaf frame in server.js, through the source map; the rest by url.
+ * @param {Profile} profile
+ * @param {SourceMapConsumer | undefined} map
+ */
 function selfByPackage(profile, map) {
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  /** @type {Map<string, number>} */
   const byPackage = new Map();
+  /** @type {Map<number, string>} */
   const place = new Map();
   profile.samples.forEach((id, i) => {
-    const { callFrame } = nodes.get(id);
+    const { callFrame } = /** @type {ProfileNode} */ (nodes.get(id));
     let key = place.get(id);
     if (!key) {
       if (callFrame.url === "server.js" && map) {
@@ -113,25 +120,33 @@ function selfByPackage(profile, map) {
   return byPackage;
 }
 
-/** Self and total (inclusive, each function counted once per stack) time per function, in ms. */
+/**
+ * Self and total (inclusive, each function counted once per stack) time per function, in ms.
+ * @param {Profile} profile
+ */
 function summarize(profile) {
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  /** @type {Map<number, number>} */
   const parent = new Map();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  /** @type {Map<number, number>} */
   const hits = new Map();
   profile.samples.forEach((id, i) => hits.set(id, (hits.get(id) ?? 0) + (profile.timeDeltas[i + 1] ?? 0) / 1000));
-  const label = (frame) =>
+  const frameOf = (/** @type {number} */ id) => /** @type {ProfileNode} */ (nodes.get(id)).callFrame;
+  const label = (/** @type {CallFrame} */ frame) =>
     `${frame.functionName || "(anonymous)"} ${frame.url ? `${frame.url.split("/").pop()}:${frame.lineNumber + 1}` : ""}`.trim();
+  /** @type {Map<string, number>} */
   const self = new Map();
+  /** @type {Map<string, number>} */
   const total = new Map();
   let all = 0;
   for (const [id, ms] of hits) {
     all += ms;
-    const leaf = label(nodes.get(id).callFrame);
+    const leaf = label(frameOf(id));
     self.set(leaf, (self.get(leaf) ?? 0) + ms);
     const seen = new Set();
-    for (let at = id; at !== undefined; at = parent.get(at)) {
-      const name = label(nodes.get(at).callFrame);
+    for (let /** @type {number | undefined} */ at = id; at !== undefined; at = parent.get(at)) {
+      const name = label(frameOf(at));
       if (seen.has(name)) continue;
       seen.add(name);
       total.set(name, (total.get(name) ?? 0) + ms);
@@ -140,13 +155,13 @@ function summarize(profile) {
   return { self, total, all };
 }
 
+let failed = false;
 try {
-  await untilReady(app);
   const cookie = opts.anonymous ? undefined : await signInAsLearner(base);
-  const courses = opts.path === "module" || opts.path === "lesson" ? await firstModuleAndLesson(vars) : undefined;
+  const courses = opts.path === "module" || opts.path === "lesson" ? await firstModuleAndLesson(app.vars) : undefined;
   const path = courses ? (opts.path === "module" ? `/courses/modules/${courses.moduleId}` : `/courses/lessons/${courses.lessonId}`) : opts.path;
   const url = base + path;
-  for (let i = 0; i < 20; i++) await (await fetch(url, { headers: cookie ? { Cookie: cookie } : {} })).arrayBuffer();
+  for (let i = 0; i < WARMUP; i++) await (await fetch(url, { headers: cookie ? { Cookie: cookie } : {} })).arrayBuffer();
 
   const session = await devtools();
   await session.send("Profiler.enable");
@@ -154,17 +169,20 @@ try {
   await session.send("Profiler.start");
   const { latencies, statuses } = await requestLoop(url, { cookie, seconds: SECONDS, connections: CONNECTIONS });
   const requests = latencies.length;
+  /** @type {{ profile: Profile }} */
   const { profile } = await session.send("Profiler.stop");
   session.close();
   const bundleMap = servedBundleMap();
+  if ([...statuses.keys()].some((status) => status >= 500)) failed = true;
 
-  mkdirSync("bench/results", { recursive: true });
-  const file = `bench/results/profile-${opts.path.replace(/\W+/g, "_") || "root"}.cpuprofile`;
+  const dir = opts.smoke ? ".cache/bench-smoke" : "bench/results";
+  mkdirSync(dir, { recursive: true });
+  const file = `${dir}/profile-${opts.path.replace(/\W+/g, "_") || "root"}.cpuprofile`;
   writeFileSync(file, JSON.stringify(profile));
   const { self, total, all } = summarize(profile);
   const idle = self.get("(idle)") ?? 0;
   const busy = all - idle;
-  const perRequest = (ms) => `${((ms / requests) * 1000).toFixed(0)} µs/req`.padStart(14);
+  const perRequest = (/** @type {number} */ ms) => `${((ms / requests) * 1000).toFixed(0)} µs/req`.padStart(14);
   const top = Number(opts.top);
   console.log(
     `${path}: ${requests} requests in ${SECONDS} s (${(requests / SECONDS).toFixed(1)} req/s, statuses ${[...statuses].map(([s, n]) => `${s}×${n}`).join(" ")}); ` +
@@ -189,6 +207,10 @@ try {
     .slice(0, top))
     console.log(`${perRequest(ms)}  ${((ms / busy) * 100).toFixed(1).padStart(5)} %  ${name}`);
   console.log(`\nprofile written to ${file}`);
+} catch (error) {
+  failed = true;
+  console.error(error);
 } finally {
-  app.kill("SIGTERM");
+  await app.stop();
 }
+process.exit(failed ? 1 : 0);

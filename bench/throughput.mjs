@@ -1,11 +1,12 @@
 #!/usr/bin/env node
+// @ts-check
 // Throughput next to the runtime's floor (issue 13): a hello-world worker and the app, each under its own
 // `wrangler dev` (same wrangler, same workerd) running side by side, measured ALTERNATELY — the floor right
 // before each page — with --connections keep-alive connections for --seconds each. Prints req/s, p50/p95 and
 // each page's ratio to the floor measured next to it. Signed in as the development learner.
-//   node bench/throughput.mjs [--seconds 6] [--connections 8] [--warmup 2] [--build] [--only /labs,/courses] [--identity] [--cpu] [--database-core]
+//   node bench/throughput.mjs [--seconds 6] [--connections 8] [--warmup 2] [--build] [--only /labs,/courses] [--identity] [--cpu] [--database-core] [--smoke]
 // --warmup loads every page for that many seconds first (discarded): the embedded database's WebAssembly runs a
-// statement up to 6× slower over its first ≈ 100 runs, until V8 has re-compiled its hot paths (decision 0019, fifth pass).
+// statement several times slower over its first hundred or so runs, until V8 has re-compiled its hot paths.
 // --identity asks for uncompressed answers (Accept-Encoding: identity): wrangler dev gzips every page inside workerd,
 // which a deployed worker does not pay (Cloudflare's edge compresses outside the worker's CPU time).
 // --cpu also prints each page's CPU per request in every process it keeps busy (workerd, wrangler's proxy, the
@@ -13,6 +14,7 @@
 // --database-core pins the embedded database to the second core and everything else (both workerd, wrangler, this load
 // generator) to the first, so the ratio counts only the worker's side of a page — the shape of a deployment, where
 // the database runs on other machines (Neon) — instead of a database sharing the worker's two cores.
+// --smoke (bench/smoke.mjs): every page for a tenth of a second, two connections, no warm-up.
 // By default the existing ./build is served; --build rebuilds it. Own ports, database and data folder.
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -27,8 +29,8 @@ import {
   requestLoop,
   requireFreePorts,
   signInAsLearner,
-  untilReady,
-  writeBenchVars,
+  startApp,
+  writeResults,
 } from "./lib.mjs";
 
 const { values: opts } = parseArgs({
@@ -41,20 +43,18 @@ const { values: opts } = parseArgs({
     identity: { type: "boolean", default: false },
     cpu: { type: "boolean", default: false },
     "database-core": { type: "boolean", default: false },
+    smoke: { type: "boolean", default: false },
   },
 });
-const SECONDS = Math.max(2, Math.min(60, Number(opts.seconds)));
-const CONNECTIONS = Math.max(1, Math.min(64, Number(opts.connections)));
-const WARMUP_SECONDS = Math.max(0, Math.min(60, Number(opts.warmup)));
-const port = "8794";
+const SECONDS = opts.smoke ? 0.1 : Math.max(2, Math.min(60, Number(opts.seconds)));
+const CONNECTIONS = opts.smoke ? 2 : Math.max(1, Math.min(64, Number(opts.connections)));
+const WARMUP_SECONDS = opts.smoke ? 0 : Math.max(0, Math.min(60, Number(opts.warmup)));
 const helloPort = "8792";
-const pgPort = "25394";
-const base = `http://127.0.0.1:${port}`;
 const hello = `http://127.0.0.1:${helloPort}`;
-const vars = ".cache/bench-throughput.vars";
 
-await requireFreePorts([port, helloPort, pgPort]);
-writeBenchVars(vars, { port, pgPort });
+await requireFreePorts([helloPort]);
+const app = await startApp({ name: "throughput", port: "8794", pgPort: "25394", build: opts.build });
+const { base, vars } = app;
 
 // The floor: a worker that answers a fixed text, on the same wrangler and compatibility settings. Its /statement
 // is the floor of any page that reads the database: the app's own per-request database (createRequestDb: node-postgres,
@@ -84,40 +84,42 @@ writeFileSync(
   'name = "bench-hello"\nmain = "worker.js"\ncompatibility_date = "2025-09-01"\ncompatibility_flags = ["nodejs_compat"]\n',
 );
 
-const startArgs = ["--env-file", vars, "--port", port, "--data", ".cache/bench-throughput", "--fresh", "--quiet-wrangler"];
-const app = spawn("node", ["scripts/start.mjs", ...startArgs, ...(opts.build ? [] : ["--no-build"])], {
-  stdio: ["ignore", "ignore", "inherit", "ipc"],
-});
-// Started like scripts/start.mjs starts the app's wrangler (log level, environment): at "info" its wrangler logged every
-// request, ≈ 0.3 ms of CPU per request the app's side did not pay (decision 0019, fifteenth pass).
+// Started like scripts/start.mjs starts the app's wrangler (log level, environment), so both sides pay the same
+// wrangler (at "info" it logs every request from its Node process).
 const floor = spawn(
   "npx",
   [...["wrangler", "dev", "--config", ".cache/bench-hello/wrangler.toml", "--port", helloPort, "--ip", "127.0.0.1"], ...wranglerDevArgs()],
   { stdio: "ignore", env: wranglerDevEnv(), detached: true },
 );
-const stop = () => {
-  app.kill("SIGTERM");
+/** Ends the floor's process group (npx → wrangler → workerd), then the app. */
+const stop = async () => {
   try {
-    process.kill(-floor.pid, "SIGTERM");
+    process.kill(-(/** @type {number} */ (floor.pid)), "SIGTERM");
   } catch {
     // already gone
   }
+  await app.stop();
 };
-process.on("SIGINT", () => (stop(), process.exit(130)));
-await untilReady(app);
-for (let i = 0; ; i++) {
-  if (
-    await fetch(hello).then(
+process.on("SIGINT", () => void stop().then(() => process.exit(130)));
+process.on("SIGTERM", () => void stop().then(() => process.exit(143)));
+async function untilFloorAnswers() {
+  for (let i = 0; ; i++) {
+    const up = await fetch(hello).then(
       (r) => r.ok,
       () => false,
-    )
-  )
-    break;
-  if (i > 300) throw new Error("the hello-world worker did not start");
-  await new Promise((r) => setTimeout(r, 200));
+    );
+    if (up) return;
+    if (i > 300) throw new Error("the hello-world worker did not start");
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
-/** requestLoop for SECONDS over CONNECTIONS: req/s, p50/p95 and how many answered another status than `expected`. */
+/**
+ * requestLoop for SECONDS over CONNECTIONS: req/s, p50/p95 and how many answered another status than `expected`.
+ * @param {string} url
+ * @param {string} [cookie]
+ * @param {number} [expected]
+ */
 async function load(url, cookie, expected = 200) {
   const acceptEncoding = opts.identity ? "identity" : undefined;
   const cpuBefore = opts.cpu ? cpuSnapshot() : undefined;
@@ -133,7 +135,10 @@ async function load(url, cookie, expected = 200) {
   };
 }
 
-/** Which of the processes a request crosses `cmdline` is. */
+/**
+ * Which of the processes a request crosses `cmdline` is.
+ * @param {string} cmdline
+ */
 function processGroup(cmdline) {
   if (cmdline.includes("workerd")) return "workerd";
   if (cmdline.includes("db-server.mjs")) return "database";
@@ -157,8 +162,12 @@ function pinDatabaseToItsOwnCore() {
   console.log(`pinned: the database (${pinned.database} process) on core 1, ${pinned.other} other processes on core 0`);
 }
 
-const results = { seconds: SECONDS, connections: CONNECTIONS, identity: opts.identity, databaseCore: opts["database-core"], pages: {} };
+/** @type {Record<string, unknown>} */
+const pages = {};
+const results = { seconds: SECONDS, connections: CONNECTIONS, identity: opts.identity, databaseCore: opts["database-core"], pages };
+let failed = false;
 try {
+  await untilFloorAnswers();
   if (opts["database-core"]) pinDatabaseToItsOwnCore();
   const cookie = await signInAsLearner(base);
   const { moduleId, lessonId } = await firstModuleAndLesson(vars);
@@ -166,7 +175,8 @@ try {
   // [label, path, expected status]; the first three are references: the floor worker sending one statement on its own
   // connection (what any page with data pays at least), Remix with no database work at all (a resource route
   // answering 405) and a public page (root loader: flags, no session).
-  const pages = [
+  /** @type {[label: string, path: string, expected?: number][]} */
+  const measured = [
     ["ref: floor + a statement", `${hello}/statement`],
     ["ref: Remix without database", "/api/errors", 405],
     ["ref: public /nika", "/nika"],
@@ -179,13 +189,14 @@ try {
     ["/flashcard-v2", "/flashcard-v2"],
     ["/pronunciation-game", "/pronunciation-game"],
     ["/config", "/config"],
-  ].filter(([label, path]) => !opts.only || opts.only.split(",").some((wanted) => wanted === label || wanted === path));
+  ];
+  const toMeasure = measured.filter(([label, path]) => !opts.only || opts.only.split(",").some((wanted) => wanted === label || wanted === path));
 
   // Warm-up: every page under load for WARMUP_SECONDS (the worker's and the database's code compiled), the connections open.
-  const urlOf = (path) => (path.startsWith("http") ? path : base + path);
-  for (const [, path] of pages) await (await fetch(urlOf(path), { headers: { Cookie: cookie } })).arrayBuffer();
+  const urlOf = (/** @type {string} */ path) => (path.startsWith("http") ? path : base + path);
+  for (const [, path] of toMeasure) await (await fetch(urlOf(path), { headers: { Cookie: cookie } })).arrayBuffer();
   if (WARMUP_SECONDS > 0) {
-    for (const [, path] of pages)
+    for (const [, path] of toMeasure)
       await requestLoop(urlOf(path), {
         cookie,
         seconds: WARMUP_SECONDS,
@@ -195,34 +206,36 @@ try {
   }
   await load(hello);
 
-  const ms = (value) => `${value.toFixed(1)} ms`.padStart(9);
+  const ms = (/** @type {number} */ value) => `${value.toFixed(1)} ms`.padStart(9);
   console.log(
     `${CONNECTIONS} connections, ${SECONDS} s each, floor measured right before each page (loopback, wrangler dev` +
       `${opts.identity ? ", uncompressed answers" : ""}${opts["database-core"] ? ", the database on its own core" : ""})`,
   );
   console.log(`${"page".padEnd(28)} ${"req/s".padStart(7)} ${"p50".padStart(9)} ${"p95".padStart(9)}   floor req/s   ratio`);
-  for (const [label, path, expected] of pages) {
+  for (const [label, path, expected] of toMeasure) {
     const floorRun = await load(hello);
     const run = await load(urlOf(path), cookie, expected);
     const ratio = run.rps / floorRun.rps;
-    results.pages[label] = { path, ...run, floorRps: floorRun.rps, ratio };
+    pages[label] = { path, ...run, floorRps: floorRun.rps, ratio };
     console.log(
       `${label.padEnd(28)} ${run.rps.toFixed(1).padStart(7)} ${ms(run.p50)} ${ms(run.p95)}   ${floorRun.rps.toFixed(1).padStart(11)}   ${ratio.toFixed(2)}` +
         (run.failures ? `   (${run.failures} non-200!)` : ""),
     );
     if (opts.cpu) {
-      const perRequest = (cpu) =>
-        Object.entries(cpu)
+      const perRequest = (/** @type {Record<string, number> | undefined} */ cpu) =>
+        Object.entries(cpu ?? {})
           .sort(([a], [b]) => a.localeCompare(b))
           .map(([group, ms]) => `${group} ${ms.toFixed(2)}`)
           .join(" · ");
       console.log(`${"".padEnd(28)} CPU ms/request: ${perRequest(run.cpuPerRequest)}  (floor: ${perRequest(floorRun.cpuPerRequest)})`);
     }
-    if (run.failures) process.exitCode = 1;
+    if (run.failures) failed = true;
   }
+  writeResults("throughput", results, opts.smoke);
+} catch (error) {
+  failed = true;
+  console.error(error);
 } finally {
-  stop();
+  await stop();
 }
-mkdirSync("bench/results", { recursive: true });
-writeFileSync("bench/results/throughput.json", JSON.stringify(results, null, 2));
-setTimeout(() => process.exit(process.exitCode ?? 0), 1500);
+process.exit(failed ? 1 : 0);
