@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite — typecheck, lint (eslint, prettier --check), unit + integration tests
-// (vitest, PGlite), production build, then end-to-end journeys (Playwright on Debian's Chromium against
-// `wrangler dev`), each with JavaScript on and off. Ends with one line: "N passed, N failed".
+// (vitest, PGlite), production build, a smoke run of the benches, then end-to-end journeys (Playwright on
+// Debian's Chromium against `wrangler dev`), each with JavaScript on and off. Ends with one line: "N passed, N failed".
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 
@@ -43,6 +43,10 @@ if (run("npx", ["remix", "vite:build"]) !== 0) {
   console.error("[test] build failed");
   process.exit(1);
 }
+
+// Every bench once with tiny counts against the build, so one that no longer runs against the app fails here.
+step("benches (smoke)");
+if (run("node", ["bench/smoke.mjs"]) !== 0) failedSteps++;
 
 step("end-to-end (playwright, JS on and off)");
 run("npx", ["playwright", "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: ".cache/playwright.json" });
