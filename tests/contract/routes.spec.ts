@@ -7,12 +7,16 @@
 //  3. A fixed corpus of malformed requests goes to every action and resource route as every role: every
 //     answer is < 500, a refused request (4xx) inserts, deletes or updates no row of any table, and the app still serves a
 //     page afterwards.
+//  4. Every post form the pages render (as each role) is sent with every field twice, intent included, to its
+//     action as every role: the roles that see the form get a 4xx with the pt-BR refusal, nobody gets a 5xx, and
+//     no row of any table changes.
 // It runs in its own Playwright project before the journeys (they would change the tables meanwhile).
 import { execFileSync } from "node:child_process";
 import { request as httpRequest } from "node:http";
-import type { TestInfo } from "@playwright/test";
+import type { Browser, TestInfo } from "@playwright/test";
 import { sql } from "drizzle-orm";
 import { ACCESS_LEVELS, type Access } from "../../app/lib/access";
+import { BODY_MESSAGES } from "../../app/server/request.server";
 import { connect, loadEnv } from "../../scripts/lib/node-db";
 import { expect, insertAccount, test, withDb, type Account, type Role } from "../e2e/support";
 
@@ -62,7 +66,7 @@ function send(
         resolve({
           status: res.statusCode ?? 0,
           location: res.headers.location ?? null,
-          body: Buffer.concat(chunks).toString("utf8").slice(0, 500),
+          body: Buffer.concat(chunks).toString("utf8"),
         }),
       );
       res.on("error", reject);
@@ -513,6 +517,156 @@ test("malformed requests to every action and resource route get a 4xx and change
   console.log(
     `[contract] malformed corpus: ${requests} requests (${CORPUS.length} bodies × ${ROLES.length} roles × ${targets.length} action/resource routes) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
+  expect(failures).toEqual([]);
+});
+
+// ——— every form, every field twice ———
+
+/** A post form as a browser without JavaScript submits it (one per named submit button). */
+type FormSubmission = { page: string; action: string; multipart: boolean; fields: { name: string; value: string; file: boolean }[] };
+
+/** The post forms of a page's HTML, read by the browser itself (no script runs, nothing is fetched). */
+async function formsIn(browser: Browser, html: string): Promise<Omit<FormSubmission, "page">[]> {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  try {
+    const page = await context.newPage();
+    await page.route("**/*", (route) => route.abort());
+    await page.setContent(html, { waitUntil: "domcontentloaded" });
+    return await page.$$eval("form", (forms) =>
+      forms
+        .filter((form) => form.method === "post")
+        .flatMap((form) => {
+          const named = [...form.querySelectorAll<HTMLButtonElement | HTMLInputElement>("button, input[type=submit]")].filter(
+            (button) => button.type === "submit" && button.name,
+          );
+          const submitters = named.length > 0 ? named : [null];
+          return submitters.map((submitter) => ({
+            action: form.getAttribute("action") ?? "",
+            multipart: form.enctype === "multipart/form-data",
+            fields: [...new FormData(form, submitter)].map(([name, value]) =>
+              typeof value === "string" ? { name, value, file: false } : { name, value: "", file: true },
+            ),
+          }));
+        }),
+    );
+  } finally {
+    await context.close();
+  }
+}
+
+/** The manifest route a form's action URL reaches (index routes only with `?index`, as Remix addresses them). */
+function routeOfAction(action: string): ManifestRoute | null {
+  const url = new URL(action, BASE);
+  const index = url.searchParams.has("index");
+  const segments = url.pathname.split("/").filter(Boolean);
+  const candidates = manifest.filter((route) => {
+    if (!route.addressable || !route.hasAction || route.id.endsWith("_index") !== index) return false;
+    const pattern = route.path.split("/").filter(Boolean);
+    return pattern.length === segments.length && pattern.every((part, i) => part.startsWith(":") || part === segments[i]);
+  });
+  // The most specific pattern wins (`/courses/lessons/:lessonId/edit` over `/courses/lessons/:lessonId`).
+  const statics = (route: ManifestRoute) => route.path.split("/").filter((part) => part && !part.startsWith(":")).length;
+  return candidates.sort((a, b) => statics(b) - statics(a))[0] ?? null;
+}
+
+/** The body of a submission with every field twice (the same values again), url-encoded or multipart. */
+function doubled(submission: FormSubmission, asMultipart: boolean): Malformed {
+  const twice = [...submission.fields, ...submission.fields];
+  if (!asMultipart) {
+    const body = new URLSearchParams(twice.map(({ name, value }) => [name, value]));
+    return { name: "every field twice (url-encoded)", headers: { "Content-Type": FORM }, body: Buffer.from(body.toString()) };
+  }
+  const boundary = "BTWICE";
+  const parts = twice.map(({ name, value, file }) =>
+    file ? { name, filename: "", type: "application/octet-stream", body: "" } : { name, body: value },
+  );
+  return {
+    name: "every field twice (multipart)",
+    headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` },
+    body: multipart(boundary, parts),
+  };
+}
+
+test("every form sent with every field twice is refused with a 4xx and changes nothing", async ({ browser }, testInfo) => {
+  test.setTimeout(600_000);
+  const started = Date.now();
+  // One set of accounts and rows for the whole test: the forms' actions are posted where the pages point.
+  const accounts = await accountsFor(testInfo);
+  const samples = await arrangeSamples(accounts.learner!);
+  const restoreSiteSettings = await snapshotSiteSettings();
+  const failures: string[] = [];
+  let requests = 0;
+  try {
+    // The forms each role sees, by action and fields (a form on many pages is one submission).
+    const submissions = new Map<string, { submission: FormSubmission; route: ManifestRoute; seenBy: Set<Who> }>();
+    for (const route of checked.filter((r) => r.addressable && r.access && r.hasComponent && r.access !== "dev")) {
+      const url = urlOf(route, samples);
+      for (const who of ROLES) {
+        const cookie = accounts[who]?.cookie;
+        let got = await send("GET", url, { cookie, headers: { Accept: "text/html" } });
+        // A page that opens its own record first (a new conversation: ?c=…) is read where it lands.
+        if (isRedirect(got) && redirectPath(got) === new URL(url, BASE).pathname) {
+          got = await send("GET", new URL(got.location!, BASE).pathname + new URL(got.location!, BASE).search, {
+            cookie,
+            headers: { Accept: "text/html" },
+          });
+        }
+        requests++;
+        if (got.status !== 200) continue;
+        for (const form of await formsIn(browser, got.body)) {
+          const action = (form.action || url).split("#")[0]!;
+          if (!action.startsWith("/")) continue; // another origin's form (checkout, Google)
+          const target = routeOfAction(action);
+          if (!target) continue;
+          const key = `${action} ${form.fields.map((f) => `${f.name}=${f.name === "intent" ? f.value : ""}`).join("&")}`;
+          const entry = submissions.get(key) ?? { submission: { ...form, action, page: url }, route: target, seenBy: new Set<Who>() };
+          entry.seenBy.add(who);
+          submissions.set(key, entry);
+        }
+      }
+    }
+    const withFields = [...submissions.values()].filter(({ submission }) => submission.fields.length > 0);
+    expect(withFields.length, "post forms found on the pages").toBeGreaterThan(20);
+    // Every action a page posts to is covered.
+    const covered = new Set(withFields.map(({ route }) => route.id));
+    expect(covered.size, [...covered].join(", ")).toBeGreaterThan(15);
+
+    for (const who of ROLES) {
+      const before = await tableFingerprints();
+      const sent: { label: string; submission: FormSubmission; body: Malformed }[] = [];
+      for (const { submission, route, seenBy } of withFields) {
+        for (const body of [doubled(submission, false), ...(submission.multipart ? [doubled(submission, true)] : [])]) {
+          const label = `POST ${submission.action} (${route.id}, form of ${submission.page}) as ${who} with ${body.name}`;
+          const got = await send("POST", submission.action, { cookie: accounts[who]?.cookie, headers: body.headers, body: body.body }).catch(
+            (error: Error): Answer => ({ status: 0, location: null, body: `no answer: ${error.message}` }),
+          );
+          requests++;
+          sent.push({ label, submission, body });
+          if (got.status >= 500 || got.status === 0) failures.push(`${label}: ${got.status} ${got.body.slice(0, 160)}`);
+          else if (seenBy.has(who) && !(got.status >= 400 && got.status < 500 && got.body.includes(BODY_MESSAGES.duplicatedField))) {
+            failures.push(`${label}: expected a 4xx saying "${BODY_MESSAGES.duplicatedField}", got ${got.status} ${got.location ?? ""}`);
+          }
+        }
+      }
+      if (changedTables(before, await tableFingerprints()).length === 0) continue;
+      for (const { label, submission, body } of sent) {
+        const one = await tableFingerprints();
+        await send("POST", submission.action, { cookie: accounts[who]?.cookie, headers: body.headers, body: body.body }).catch(() => null);
+        requests++;
+        const changedByOne = changedTables(one, await tableFingerprints());
+        if (changedByOne.length > 0) failures.push(`${label}: changed ${changedByOne.join(", ")}`);
+      }
+    }
+    // Actions no page shows a form for without a state of its own (a token, Google's answer) or only to
+    // scripts (chat streams): the corpus above sends them its repeated fields.
+    const formless = manifest.filter((route) => route.hasAction && !covered.has(route.id)).map((route) => route.path);
+    console.log(
+      `[contract] every field twice: ${withFields.length} forms of ${covered.size} actions, ${requests} requests in ${((Date.now() - started) / 1000).toFixed(1)} s; no form found for ${formless.join(", ")}`,
+    );
+  } finally {
+    await restoreSiteSettings();
+    await cleanSamples(samples);
+  }
   expect(failures).toEqual([]);
 });
 
