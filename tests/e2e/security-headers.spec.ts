@@ -96,6 +96,19 @@ test("resource routes, data requests and redirects get the restrictive policy", 
   }
 });
 
+test("static files, served by the assets layer before the worker, are not sniffed either (public/_headers)", async ({ request }) => {
+  const html = await (await request.get("/signin")).text();
+  const bundle = /<script[^>]*\bsrc="(\/assets\/[^"]+\.js)"/.exec(html)?.[1] ?? /href="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+  expect(bundle, "a built script of the page").toBeTruthy();
+  for (const path of ["/manifest.webmanifest", "/sw.js", "/favicon.svg", "/offline.html", bundle!]) {
+    const response = await request.get(path);
+    expect(response.status(), path).toBe(200);
+    // The worker would add a Content-Security-Policy: none here shows the file came from the assets layer.
+    expect(response.headers()["content-security-policy"], path).toBeUndefined();
+    expect(response.headers()["x-content-type-options"], path).toBe("nosniff");
+  }
+});
+
 /** Collects CSP violations: the page's own events (with JS) and the browser's console reports. */
 function watchViolations(page: Page) {
   const violations: string[] = [];
