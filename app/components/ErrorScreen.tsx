@@ -101,14 +101,8 @@ export function ServiceUnavailableScreen({ error }: { error: unknown }) {
 export function errorDetails(error: unknown): { message: string; stack?: string } {
   if (isRouteErrorResponse(error)) {
     const data = error.data as unknown;
-    const detail =
-      typeof data === "string"
-        ? data
-        : data && typeof data === "object" && "error" in data && typeof data.error === "string"
-          ? data.error
-          : data && typeof data === "object" && "message" in data && typeof data.message === "string"
-            ? data.message
-            : "";
+    // A refusal's `{ error, code }` (request.server.ts), or a plain-text answer.
+    const detail = typeof data === "string" ? data : (textField(data, "error") ?? "");
     return { message: [`${error.status} ${error.statusText}`.trim(), detail].filter(Boolean).join(" — ") };
   }
   if (error instanceof Error) return { message: error.message || error.name, stack: error.stack };
