@@ -1,4 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
+import { budget } from "./tests/e2e/budget";
 
 // End-to-end tests drive Debian's Chromium against `wrangler dev` serving the production build with
 // the embedded database (fresh for each run) and the fake upstream services. Every journey runs twice:
@@ -27,8 +28,9 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   retries: process.env.CI ? 1 : 0,
-  timeout: 45_000,
-  expect: { timeout: 8_000 },
+  // Budgets scale with the machine (tests/e2e/budget.ts): a slow or one-core CI machine gets more time.
+  timeout: budget(45_000),
+  expect: { timeout: budget(8_000) },
   reporter: process.env.CI ? [["list"]] : [["list"]],
   use: { baseURL: `http://localhost:${PORT}`, trace: "retain-on-failure" },
   projects: [
@@ -49,7 +51,7 @@ export default defineConfig({
     {
       command: `node scripts/start.mjs --env-file tests/e2e/e2e.vars --port ${PORT} --data .data/e2e --fresh --no-build --quiet-wrangler --test-scheduled`,
       url: `http://127.0.0.1:${PORT}/signin`,
-      timeout: 180_000,
+      timeout: budget(180_000),
       reuseExistingServer: false,
       stdout: "pipe",
     },

@@ -6,6 +6,7 @@ import { sha256Hex } from "../../app/server/password";
 import { sessions, users } from "../../app/server/schema";
 import {
   PASSWORD,
+  budget,
   emailsSentTo,
   expect,
   expectAccessible,
@@ -42,7 +43,7 @@ test("sign-up → confirm through the mailbox → sign-in → home → Labs → 
   await followMailLink(page, email, "/confirm-email");
   await expect(page.getByRole("heading", { name: "Email confirmado!" })).toBeVisible();
   await expectAccessible(page);
-  await expect(page).toHaveRedirectedTo("/", { timeout: 10_000 }); // 2 s redirect, with or without JS
+  await expect(page).toHaveRedirectedTo("/", { timeout: budget(10_000) }); // 2 s redirect, with or without JS
   expect((await userByEmail(email))?.emailConfirmedAt).not.toBeNull();
 
   await page.getByRole("button", { name: "Sair" }).first().click();
@@ -149,7 +150,7 @@ test("password reset end to end", async ({ page, createAccount }) => {
   await page.getByLabel("Confirmar nova senha").fill("NovaSenha2025");
   await page.getByRole("button", { name: "Redefinir senha" }).click();
   await expect(page.getByRole("heading", { name: "Senha redefinida!" })).toBeVisible();
-  await expect(page).toHaveRedirectedTo("/signin", { timeout: 10_000 });
+  await expect(page).toHaveRedirectedTo("/signin", { timeout: budget(10_000) });
 
   await signInWithForm(page, email, PASSWORD);
   await expect(page.getByText("Email ou senha incorretos. Tente novamente.")).toBeVisible();

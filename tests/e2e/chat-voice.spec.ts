@@ -16,7 +16,7 @@ test("a recorded message is transcribed, shown as the learner's voice and answer
   await page.getByRole("button", { name: "Gravar mensagem de voz" }).click();
   const stop = page.getByRole("button", { name: "Parar e enviar a gravação" });
   await expect(stop).toBeVisible();
-  await page.waitForTimeout(1500);
+  await expect(stop).toContainText("0:02"); // the recording's own clock: two seconds of speech
   await stop.click();
   const voice = page.locator('[data-role="user"]');
   await expect(voice).toContainText("Mensagem de voz");

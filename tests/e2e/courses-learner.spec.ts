@@ -5,10 +5,12 @@ import { eq } from "drizzle-orm";
 import { lessonComments } from "../../app/server/schema";
 import {
   blockVideoHosts,
+  budget,
   commentWith,
   detailsHeight,
   expect,
   expectAccessible,
+  holdRequests,
   jsEnabled,
   lessonRow,
   moduleCard,
@@ -280,23 +282,24 @@ test("module cards expand on hover and collapse about 1 s after the pointer leav
   await page.mouse.move(0, 0);
   await expect.poll(() => detailsHeight(page, title)).toBe(0);
   await moduleCard(page, title).hover();
-  await expect.poll(() => detailsHeight(page, title), { timeout: 1000 }).toBeGreaterThan(10);
+  await expect.poll(() => detailsHeight(page, title), { timeout: budget(1000) }).toBeGreaterThan(10);
   await page.mouse.move(0, 0);
-  await page.waitForTimeout(700);
-  expect(await detailsHeight(page, title)).toBeGreaterThan(10); // still open within the first second
-  await expect.poll(() => detailsHeight(page, title), { timeout: 5000 }).toBe(0);
+  // it waits 1 s before it collapses over 2 s — read from the styles, not raced against the machine's clock
+  const leaving = await moduleCard(page, title)
+    .getByTestId("module-card-details")
+    .evaluate((element) => ({ delay: getComputedStyle(element).transitionDelay, duration: getComputedStyle(element).transitionDuration }));
+  expect(leaving).toEqual({ delay: "1s", duration: "2s" });
+  await expect.poll(() => detailsHeight(page, title), { timeout: budget(5000) }).toBe(0);
 });
 
 test("a client navigation into /courses shows the skeleton while it loads", async ({ page, learner: _, createCourse }, testInfo) => {
   test.skip(!jsEnabled(testInfo), "client navigations need JavaScript");
   const course = await createCourse({ label: "Esqueleto" });
   await visit(page, `/courses/modules/${course.moduleId}`);
-  await page.route(/\/courses\.data/, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 1200));
-    await route.continue();
-  });
+  const release = await holdRequests(page, /\/courses\.data/);
   await page.getByRole("link", { name: "Voltar aos Cursos" }).click();
   await expect(page.getByTestId("courses-skeleton")).toBeVisible();
+  release();
   await expect(page.getByRole("heading", { level: 1, name: "Teacher FLIX" })).toBeVisible();
   await expect(page.getByTestId("courses-skeleton")).toHaveCount(0);
 });

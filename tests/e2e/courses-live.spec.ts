@@ -3,7 +3,7 @@
 // comment in place. Each test works on its own module + lesson rows (both projects share one database).
 import type { Page, TestInfo, WebSocketRoute } from "@playwright/test";
 import WebSocket from "ws";
-import { commentWith, expect, test, waitForHydration, type AccountOptions, type TestCourse } from "./support";
+import { budget, commentWith, expect, test, waitForHydration, type AccountOptions, type TestCourse } from "./support";
 
 /** The comments tab of the course's lesson, with JS or without. */
 const commentsPath = (course: TestCourse) => `/courses/lessons/${course.lessons[0]!.id}?tab=comentarios`;
@@ -86,7 +86,7 @@ test.describe("lesson comments, live", () => {
     await postAsA(a, path, text);
 
     // Well within the 30 s fallback poll: this is the push.
-    await expect(commentWith(b, text)).toBeVisible({ timeout: 10_000 });
+    await expect(commentWith(b, text)).toBeVisible({ timeout: budget(10_000) });
     await expectNotReloaded(b);
     expect(bNavigations).toBe(0);
     expect(b.url()).toContain(path);
@@ -112,18 +112,18 @@ test.describe("lesson comments, live", () => {
     });
     await watch(b, path);
     await firstRoute!.close({ code: 1001, reason: "queda" });
-    await expect.poll(() => connections, { timeout: 5_000 }).toBe(2); // reconnect attempt after ~1 s
+    await expect.poll(() => connections, { timeout: budget(5_000) }).toBe(2); // reconnect attempt after ~1 s
 
     const first = `Durante a queda ${Date.now()}`;
     await postAsA(a, path, first);
     await b.waitForTimeout(500);
     await expect(commentWith(b, first)).toHaveCount(0);
     release();
-    await expect(commentWith(b, first)).toBeVisible({ timeout: 10_000 });
+    await expect(commentWith(b, first)).toBeVisible({ timeout: budget(10_000) });
 
     const second = `Depois da volta ${Date.now()}`;
     await postComment(a, second);
-    await expect(commentWith(b, second)).toBeVisible({ timeout: 10_000 });
+    await expect(commentWith(b, second)).toBeVisible({ timeout: budget(10_000) });
     await expectNotReloaded(b);
   });
 
@@ -146,7 +146,7 @@ test.describe("lesson comments, live", () => {
     await expect(commentWith(b, text)).toHaveCount(0);
 
     await b.clock.runFor(31_000); // past the 30 s poll and its debounce
-    await expect(commentWith(b, text)).toBeVisible({ timeout: 10_000 });
+    await expect(commentWith(b, text)).toBeVisible({ timeout: budget(10_000) });
     // Reconnects backed off 1 s, 2 s, 4 s, 8 s, 16 s: at most 6 tries in 31 s, not one per tick.
     expect(attempts).toBeLessThanOrEqual(6);
   });

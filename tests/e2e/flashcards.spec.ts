@@ -6,7 +6,7 @@
 import type { Page } from "@playwright/test";
 import { asc, eq, sql } from "drizzle-orm";
 import { flashcardCategories, flashcardGames, flashcardQuestions, modules, users } from "../../app/server/schema";
-import { expect, expectAccessible, jsEnabled, test, userById, visit, waitForHydration, withDb } from "./support";
+import { budget, expect, expectAccessible, holdRequests, jsEnabled, test, userById, visit, waitForHydration, withDb } from "./support";
 
 const GAME_URL = /\/flashcard-v2\/([0-9a-f-]{36})(\?|$)/;
 
@@ -96,15 +96,11 @@ test("a whole game of 10 reaches the result with the counts adding up, for exact
   await expect(page.getByRole("link", { name: /^Editar/ })).toHaveCount(0);
   await expectAccessible(page);
 
-  if (js) {
-    // while the game is being made: "Buscando cartões..." (the start is held back a moment here)
-    await page.route(/\/flashcard-v2\.data/, async (route) => {
-      if (route.request().method() === "POST") await new Promise((resolve) => setTimeout(resolve, 700));
-      await route.continue();
-    });
-  }
+  // while the game is being made: "Buscando cartões..." (the start is held back until the test saw it)
+  const releaseStart = js ? await holdRequests(page, /\/flashcard-v2\.data/, "POST") : () => {};
   await page.getByRole("button", { name: /^Animais/ }).click();
   if (js) await expect(page.getByRole("status").filter({ hasText: "Buscando cartões..." })).toBeVisible();
+  releaseStart();
   await expect(page).toHaveURL(GAME_URL);
   await expect(question(page)).toBeVisible();
   const gameId = gameIdOf(page);
@@ -257,14 +253,14 @@ test("with JavaScript a game whose pictures cannot load shows the error screen a
   learner: _,
 }, testInfo) => {
   test.skip(!jsEnabled(testInfo), "preloading needs JavaScript");
-  test.setTimeout(60_000);
+  test.setTimeout(budget(60_000));
   await visit(page, "/flashcard-v2");
   await page.route(/\/content\/flashcards\/card\./, (route) => route.abort());
   await page.getByRole("button", { name: /^Roupas e Acessórios/ }).click();
   await expect(page).toHaveURL(GAME_URL);
   await expect(page.getByRole("progressbar", { name: "Carregando imagens e sons" })).toBeVisible();
   // 1 + 5 attempts, 500 ms growing 1.5× between them: about 7 s
-  await expect(page.getByRole("heading", { name: "Não foi possível carregar" })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole("heading", { name: "Não foi possível carregar" })).toBeVisible({ timeout: budget(20_000) });
   await expect(page.getByText("Ocorreu um erro ao carregar os cartões. Verifique sua conexão e tente novamente.")).toBeVisible();
   await expect(page).toShowToast("Erro", { description: "Não foi possível carregar os cartões. Tente novamente." });
   await page.unroute(/\/content\/flashcards\/card\./);
@@ -301,7 +297,7 @@ test("with JavaScript the flashcards' pictures and sounds and the modules' pictu
       if (path.startsWith("/content/flashcards/") || path.startsWith("/media/") || path === "/resources/preload") warmed.push(path);
     });
     await visit(page, "/");
-    await expect.poll(() => warmed.filter((path) => path.includes("/category-")).length, { timeout: 10_000 }).toBe(8);
+    await expect.poll(() => warmed.filter((path) => path.includes("/category-")).length, { timeout: budget(10_000) }).toBe(8);
     await expect.poll(() => warmed.filter((path) => /\/(sound-(correct|incorrect)|tier-)/.test(path)).length).toBe(6);
     await expect.poll(() => warmed).toContain(moduleImage);
     expect(warmed.filter((path) => path === "/resources/preload")).toHaveLength(1);

@@ -3,7 +3,7 @@
 // word, then the list shows the new best score.
 import { eq } from "drizzle-orm";
 import { pronunciationAttempts } from "../../app/server/schema";
-import { expect, FAKE_UPSTREAM, fakeMicrophone, jsEnabled, test, visit, withDb } from "./support";
+import { budget, expect, FAKE_UPSTREAM, fakeMicrophone, jsEnabled, test, visit, withDb } from "./support";
 
 test.use(fakeMicrophone("pronunciation-voice", { seconds: 3, hz: 260 }));
 
@@ -14,10 +14,10 @@ test("a recording from the microphone is scored at level 1, word by word", async
   await page.getByRole("button", { name: "Gravar", exact: true }).click();
   const stop = page.getByRole("button", { name: "Parar e enviar" });
   await expect(stop).toBeVisible();
-  await page.waitForTimeout(1500);
+  await expect(page.getByText("Gravando… 2s")).toBeVisible(); // the recording's own clock: two seconds of speech
   await stop.click();
   const result = page.getByTestId("pronunciation-result");
-  await expect(result).toBeVisible({ timeout: 15_000 });
+  await expect(result).toBeVisible({ timeout: budget(15_000) });
   await expect(result.getByTestId("word-result")).toHaveCount(sentence.replace(/[.,!?]/g, "").split(/\s+/).length);
 
   // what reached the scorer: 16 kHz mono 16-bit WAV of ~1.5 s

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { clientErrorReports } from "../../app/server/schema";
-import { expect, expectAccessible, jsEnabled, test, waitForHydration, withDb } from "./support";
+import { budget, expect, expectAccessible, jsEnabled, test, waitForHydration, withDb } from "./support";
 
 test("the desktop sidebar collapses, and the server renders the saved state", async ({ page, learner: _ }) => {
   await page.goto("/");
@@ -118,12 +118,12 @@ test("the app is installable: manifest and a root-scoped service worker", async 
 
   // the page registers it at scope "/" and it activates (its install precaches the offline page)
   await page.goto("/signin");
-  const registration = await page.evaluate(async () => {
-    const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), 10_000));
+  const registration = await page.evaluate(async (ms) => {
+    const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), ms));
     const ready = await Promise.race([navigator.serviceWorker.ready, timeout]);
-    if (!ready) return "no service worker became active within 10 s";
+    if (!ready) return `no service worker became active within ${ms} ms`;
     return { scope: ready.scope, script: ready.active?.scriptURL, registrations: (await navigator.serviceWorker.getRegistrations()).length };
-  });
+  }, budget(10_000));
   expect(registration).toEqual({ scope: `${baseURL}/`, script: `${baseURL}/sw.js`, registrations: 1 });
   expect(await page.evaluate(async () => Boolean(await caches.match("/offline.html")))).toBe(true);
 });

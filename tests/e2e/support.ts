@@ -23,6 +23,8 @@ import { hashPassword, randomToken, sha256Hex } from "../../app/server/password"
 import { appConfig, lessons, modules, passwordCredentials, sessions, userRoles, users } from "../../app/server/schema";
 import { connect, loadEnv } from "../../scripts/lib/node-db";
 
+export { budget } from "./budget";
+
 const E2E_VARS = "tests/e2e/e2e.vars";
 export const FAKE_UPSTREAM = "http://127.0.0.1:4010";
 /** The password of every account the tests create. */
@@ -59,6 +61,20 @@ export async function setFlagInDatabase(key: string, value: boolean) {
       .returning({ id: appConfig.id }),
   );
   if (changed.length > 0) await new Promise((resolve) => setTimeout(resolve, FLAGS_STALE_MS + 250));
+}
+
+/**
+ * Holds the requests to `url` (of `method`, when given) until `release()` is called: a test sees a loading
+ * state for as long as it needs, whatever the machine's speed, instead of guessing a delay.
+ */
+export async function holdRequests(page: Page, url: RegExp, method?: string): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(url, async (route) => {
+    if (!method || route.request().method() === method) await released;
+    await route.continue();
+  });
+  return release;
 }
 
 export async function userByEmail(email: string) {
