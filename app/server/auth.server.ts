@@ -43,7 +43,10 @@ export async function createSession(context: AppLoadContext, userId: string, req
 }
 
 async function sessionIdFrom(request: Request, env: Env): Promise<string | null> {
-  const token = await sessionCookie(env).parse(request.headers.get("Cookie"));
+  // A cookie that is not one we signed (tampered, not base64) reads as signed out, never as a 500.
+  const token = await sessionCookie(env)
+    .parse(request.headers.get("Cookie"))
+    .catch(() => null);
   return typeof token === "string" && token.length > 0 ? sha256Hex(token) : null;
 }
 

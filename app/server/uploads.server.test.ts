@@ -95,18 +95,25 @@ describe("readFormWithFiles", () => {
     expect(new TextDecoder().decode(files.get("image")!.bytes!)).toBe("GIF89a");
   });
 
-  it("reads only the listed fields, the first file of each, and the text fields", async () => {
+  it("reads only the listed fields and the text fields", async () => {
     const { files, formData } = await read(
       multipart([
         ["title", "Módulo 1"],
         ["image", new File([bytes(10, 1)], "primeira.png", { type: "image/png" })],
-        ["image", new File([bytes(20, 2)], "segunda.png", { type: "image/png" })],
         ["other", new File([bytes(30)], "outro.png", { type: "image/png" })],
       ]),
     );
     expect([...files.keys()]).toEqual(["image"]);
     expect(files.get("image")).toMatchObject({ filename: "primeira.png", size: 10 });
     expect(formData.get("title")).toBe("Módulo 1");
+  });
+
+  it("refuses a file field sent twice (no form repeats a name)", async () => {
+    const twice = multipart([
+      ["image", new File([bytes(10, 1)], "primeira.png", { type: "image/png" })],
+      ["image", new File([bytes(20, 2)], "segunda.png", { type: "image/png" })],
+    ]);
+    await expect(read(twice)).rejects.toMatchObject({ status: 400 });
   });
 
   it("stops reading a body past its cap", async () => {

@@ -199,6 +199,10 @@ describe("sessions", () => {
     const foreign = new CookieJar();
     foreign.absorb(new Headers({ "Set-Cookie": otherSecret }));
     expect(await load(foreign)).toBeNull();
+    // a signature that is not even base64 (the cookie parser throws on it) is no session either, not a 500
+    const garbage = new CookieJar();
+    garbage.absorb(new Headers({ "Set-Cookie": "nika_session=abc.!!!; Path=/" }));
+    expect(await load(garbage)).toBeNull();
   });
 
   it("slides the expiry and last-seen at most once an hour", async () => {
