@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import tsconfigPaths from "vite-tsconfig-paths";
 import { defineConfig } from "vitest/config";
 
@@ -9,5 +10,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Vitest leaves a core to its main process by default; here that would run the files one at a time.
+    maxWorkers: availableParallelism(),
+    globalSetup: ["tests/integration/db-template.ts"],
   },
 });

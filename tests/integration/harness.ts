@@ -1,11 +1,12 @@
 // Integration-test harness: a real Postgres (PGlite, in-process) with the committed migrations, and
 // helpers to call loaders/actions the way Remix does — one load context per request.
+import { readFileSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
-import { expect } from "vitest";
+import { expect, inject } from "vitest";
 import { createSession } from "~/server/auth.server";
 import { creditPeriod } from "~/server/credits.server";
 import type { Database } from "~/server/db.server";
@@ -15,10 +16,12 @@ import { takeToast } from "~/server/toast.server";
 import { DEV_ACCOUNTS, seedDevelopment } from "../../scripts/lib/seed";
 
 export async function createTestDb() {
-  const client = new PGlite();
+  // The migrated template made once per run (db-template.ts); migrating here only when run without it.
+  const template = inject("dbTemplate");
+  const client = template ? new PGlite({ loadDataDir: new Blob([readFileSync(template)]) }) : new PGlite();
   let queries = 0;
   const db = drizzle(client, { schema, logger: { logQuery: () => void queries++ } }) as unknown as Database;
-  await migrate(db as never, { migrationsFolder: "migrations" });
+  if (!template) await migrate(db as never, { migrationsFolder: "migrations" });
   return { db, client, queryCount: () => queries, resetQueryCount: () => void (queries = 0) };
 }
 
