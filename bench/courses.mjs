@@ -9,7 +9,7 @@
 // By default the existing ./build is served (never rebuilt under a running server); --build rebuilds it.
 // --smoke (bench/smoke.mjs): 5 requests per route. Loopback only; a bounded number of requests.
 import { parseArgs } from "node:util";
-import { benchDb, firstVisitScripts, kb, LEARNER, signInAsLearner, startApp, writeResults } from "./lib.mjs";
+import { benchDb, firstVisitScripts, LEARNER, printPageScripts, signInAsLearner, startApp, writeResults } from "./lib.mjs";
 
 const { values: opts } = parseArgs({
   options: {
@@ -143,9 +143,7 @@ try {
     opts.smoke,
   );
   results.js = js;
-  for (const [label, { files, gzip, routeChunks }] of Object.entries(js)) {
-    console.log(`${label.padEnd(22)} loads ${String(files).padStart(2)} JS files = ${kb(gzip)} gzip (course route chunks ${kb(routeChunks)})`);
-  }
+  printPageScripts(js, "course route chunks");
   writeResults("courses", results, opts.smoke);
 } catch (error) {
   failed = true;

@@ -11,7 +11,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { benchDb, firstVisitScripts, kb, LEARNER, percentile, signInAsLearner, startApp, writeResults } from "./lib.mjs";
+import { benchDb, firstVisitScripts, kb, LEARNER, percentile, printPageScripts, signInAsLearner, startApp, writeResults } from "./lib.mjs";
 
 const { values: opts } = parseArgs({
   options: {
@@ -120,9 +120,7 @@ try {
       opts.smoke,
     );
     results.js = js;
-    for (const [label, { files, gzip, routeChunks }] of Object.entries(js)) {
-      console.log(`${label.padEnd(26)} loads ${String(files).padStart(2)} JS files = ${kb(gzip)} gzip (flashcard chunks ${kb(routeChunks)})`);
-    }
+    printPageScripts(js, "flashcard chunks");
   } finally {
     await pool.end();
   }

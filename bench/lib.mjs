@@ -303,6 +303,18 @@ export async function firstVisitScripts(base, cookie, pages, routePattern, smoke
 }
 
 /**
+ * Prints firstVisitScripts' sizes, a line per page.
+ * @param {Record<string, { files: number, gzip: number, routeChunks: number }>} sizes
+ * @param {string} chunksLabel what the route chunks are, e.g. "course route chunks"
+ */
+export function printPageScripts(sizes, chunksLabel = "route chunks") {
+  const width = Math.max(...Object.keys(sizes).map((label) => label.length)) + 2;
+  for (const [label, { files, gzip, routeChunks }] of Object.entries(sizes)) {
+    console.log(`${label.padEnd(width)} loads ${String(files).padStart(2)} JS files = ${kb(gzip)} gzip (${chunksLabel} ${kb(routeChunks)})`);
+  }
+}
+
+/**
  * The bench's embedded database, reached like the app reaches it (node-postgres over TCP to the env file's
  * DATABASE_URL): drizzle `db`, its `pool` (end it when done) and drizzle's `sql`. Registers tsx so the app's
  * TypeScript modules can be imported.

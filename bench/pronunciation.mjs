@@ -10,7 +10,7 @@
 // --smoke (bench/smoke.mjs): two attempts, no scorer delay.
 // Its own ports, embedded database and data folder: it never meets `npm start` or the e2e server.
 import { parseArgs } from "node:util";
-import { benchDb, firstVisitScripts, kb, percentile, signInAsLearner, startApp, toneWav, writeResults } from "./lib.mjs";
+import { benchDb, firstVisitScripts, percentile, printPageScripts, signInAsLearner, startApp, toneWav, writeResults } from "./lib.mjs";
 
 const { values: opts } = parseArgs({
   options: {
@@ -138,9 +138,7 @@ try {
     opts.smoke,
   );
   results.js = js;
-  for (const [label, { files, gzip, routeChunks }] of Object.entries(js)) {
-    console.log(`${label.padEnd(30)} loads ${String(files).padStart(2)} JS files = ${kb(gzip)} gzip (route chunks ${kb(routeChunks)})`);
-  }
+  printPageScripts(js);
   writeResults("pronunciation", results, opts.smoke);
 } catch (error) {
   failed = true;

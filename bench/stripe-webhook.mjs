@@ -10,7 +10,7 @@
 // By default the existing ./build is served; --build rebuilds it. --smoke (bench/smoke.mjs): one round.
 // Its own ports, database and data folder.
 import { parseArgs } from "node:util";
-import { benchDb, firstVisitScripts, kb, percentile, signInAsLearner, startApp, writeResults } from "./lib.mjs";
+import { benchDb, firstVisitScripts, percentile, printPageScripts, signInAsLearner, startApp, writeResults } from "./lib.mjs";
 
 const { values: opts } = parseArgs({
   options: {
@@ -101,9 +101,7 @@ try {
 
   const js = await firstVisitScripts(base, cookie, [["/comprar-creditos", "/comprar-creditos"]], /comprar-creditos|PurchasePage/i, opts.smoke);
   results.js = js;
-  for (const [label, { files, gzip, routeChunks }] of Object.entries(js)) {
-    console.log(`${label.padEnd(20)} loads ${String(files).padStart(2)} JS files = ${kb(gzip)} gzip (route chunks ${kb(routeChunks)})`);
-  }
+  printPageScripts(js);
   writeResults("stripe-webhook", results, opts.smoke);
 } catch (error) {
   failed = true;
