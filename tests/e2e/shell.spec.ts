@@ -80,26 +80,6 @@ test("the offline banner appears when the connection drops", async ({ page, cont
   await expect(page.getByText("Você está offline. Algumas funcionalidades podem estar limitadas.")).toBeHidden();
 });
 
-test("a page's scripts load at low priority, after its stylesheet, and still hydrate it", async ({ page, learner: _ }, testInfo) => {
-  test.skip(!jsEnabled(testInfo), "without JavaScript the browser fetches no module scripts");
-  // Chromium's own priorities, as the network stack assigned them (patches/@remix-run+react*.patch; decision 0019).
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("Network.enable");
-  const priorities: { url: string; type: string; priority: string }[] = [];
-  cdp.on("Network.requestWillBeSent", (event) => {
-    priorities.push({ url: event.request.url, type: event.type ?? "", priority: event.request.initialPriority });
-  });
-  await page.goto("/courses");
-  await waitForHydration(page);
-  const scripts = priorities.filter((r) => r.type === "Script" && r.url.includes("/assets/"));
-  const stylesheets = priorities.filter((r) => r.type === "Stylesheet");
-  // The entry, the framework and shell chunks and the route's modules: every one of them, low.
-  expect(scripts.length).toBeGreaterThanOrEqual(4);
-  for (const script of scripts) expect(script, script.url).toMatchObject({ priority: "Low" });
-  expect(stylesheets.map((s) => s.priority)).toEqual(["VeryHigh"]);
-  await cdp.detach();
-});
-
 test("the app is installable: manifest and a root-scoped service worker", async ({ page, request, baseURL }, testInfo) => {
   const manifest = await request.get("/manifest.webmanifest");
   expect(manifest.ok()).toBe(true);
