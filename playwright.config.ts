@@ -49,7 +49,8 @@ export default defineConfig({
   ],
   webServer: [
     {
-      command: "node tests/fake-upstream/server.mjs --port 4010 --token-delay 40",
+      // The fake provider paces its tokens slower on a slower machine, so a browser starved of CPU still sees the reply arrive in pieces.
+      command: `node tests/fake-upstream/server.mjs --port 4010 --token-delay ${budget(40)}`,
       url: "http://127.0.0.1:4010/__health",
       reuseExistingServer: false,
       stdout: "ignore",
