@@ -5,7 +5,8 @@
 // /webhook/user-level); Azure Speech's short-audio REST with pronunciation assessment
 // (POST …/speech/recognition/conversation/cognitiveservices/v1); Google's OAuth2/OpenID Connect endpoints
 // (google.mjs, under /google/); Stripe's Checkout Sessions API, hosted checkout page and signed webhooks
-// (stripe.mjs: POST /v1/checkout/sessions, /stripe/checkout/:id).
+// (stripe.mjs: POST /v1/checkout/sessions, /stripe/checkout/:id); the OpenAI Realtime API over WebSocket
+// (realtime.mjs: upgrade at /v1/realtime).
 // Test-only hooks live under /__.
 //
 //   node tests/fake-upstream/server.mjs [--port 4010] [--api-key test-key] [--openai-key test-openai-key]
@@ -20,9 +21,15 @@
 //        what /v1/audio/transcriptions hears from now on (words without timestamps get 0.4 s each)
 //   POST /__ai/reply?path=/webhook/user-level[&status=N]  body: the exact reply (any text) of the next call to
 //        that path, after its protocol checks (Azure: path=/azure, any base)
+//
+// Realtime test hooks (details in realtime.mjs):
+//   POST /__live/next?mode=refuse|error|stall|close[&count=N]   failure of the next connection(s)
+//   POST /__live/config  body {transcript?, reply?, replyMs?, chunkMs?, pace?, vadThreshold?}
+//   POST /__live/reset;  GET /__live/sessions   every connection: its session.update, events, responses, truncates
 import http from "node:http";
 import { parseArgs } from "node:util";
 import { handleGoogle } from "./google.mjs";
+import { attachRealtime, handleLive } from "./realtime.mjs";
 import { handleStripe } from "./stripe.mjs";
 
 const { values: opts } = parseArgs({
@@ -465,6 +472,7 @@ const server = http.createServer(async (req, res) => {
     if (req.method === "POST" && url.pathname.endsWith(AZURE_PATH)) return await handleAzure(req, res, url);
     if ((await handleGoogle(req, res, url, opts)) !== false) return;
     if ((await handleStripe(req, res, url, opts)) !== false) return;
+    if ((await handleLive(req, res, url)) !== false) return;
     if (url.pathname.startsWith("/v1/") || url.pathname.startsWith("/webhook/") || url.pathname.startsWith("/__ai/")) {
       if ((await handleAi(req, res, url)) !== false) return;
     }
@@ -489,5 +497,7 @@ const server = http.createServer(async (req, res) => {
 // Keep idle connections longer than any pause inside a test: Node's 5 s default closes a socket that the
 // test's fetch may be reusing at that very moment ("other side closed").
 server.keepAliveTimeout = 120_000;
+const realtime = attachRealtime(server, opts);
 server.listen(Number(opts.port), "127.0.0.1", () => console.log(`[fake-upstream] listening on 127.0.0.1:${opts.port}`));
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.close(() => process.exit(0)));
+// Open WebSockets would hold server.close() forever.
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => (realtime.close(), server.close(() => process.exit(0))));
