@@ -8,8 +8,9 @@ import { formTargetOrigins, withSecurityHeaders } from "./app/server/security-he
 import * as build from "./build/server";
 import { getLoadContext } from "./load-context";
 
-// Durable Object classes must be exported by the worker entry (wrangler.toml binds LESSON_CHANNELS).
+// Durable Object classes must be exported by the worker entry (wrangler.toml binds LESSON_CHANNELS and LIVE_CONVERSATIONS).
 export { LessonChannel } from "./app/server/lesson-channel";
+export { LiveConversation } from "./app/features/live/relay.server";
 
 const handleRemixRequest = createRequestHandler(build as unknown as ServerBuild);
 
@@ -64,7 +65,7 @@ export default {
       controller.cron === MONTHLY_RENEWAL_CRON
         ? renewAllCredits(requestDb.db, monthlyAllowance(env), new Date())
         : refundAbandonedSpends(requestDb.db, new Date()).then((refunded) => {
-            if (refunded.chatMessages || refunded.attempts) console.warn("[sweep] abandoned spends refunded", refunded);
+            if (refunded.chatMessages || refunded.attempts || refunded.liveMinutes) console.warn("[sweep] abandoned spends refunded", refunded);
           });
     ctx.waitUntil(job.finally(() => requestDb.close()));
   },

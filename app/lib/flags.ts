@@ -5,6 +5,7 @@ export const FLAG_KEYS = [
   "feature_chat_game",
   "feature_chat_roleplay",
   "feature_chat_english_test",
+  "feature_chat_live",
   "feature_teacher_flix",
   "feature_flashcards",
   "feature_pronunciation",

@@ -108,6 +108,7 @@ export async function spendCreditsThen(
   reason: string,
   then: SQL,
   alsoSet?: SQL,
+  ref: string | null = null,
 ): Promise<{ spend: SpendResult; row: Row | null }> {
   if (!Number.isInteger(amount) || amount <= 0) throw new Error("amount must be a positive integer");
   const result = await db.execute(sql`
@@ -116,8 +117,8 @@ export async function spendCreditsThen(
       where id = ${userId} and monthly_credits >= ${amount}
       returning id, monthly_credits
     ), ledger as (
-      insert into credit_ledger (user_id, delta, balance_after, reason)
-      select id, ${-amount}, monthly_credits, ${reason} from spent
+      insert into credit_ledger (user_id, delta, balance_after, reason, ref)
+      select id, ${-amount}, monthly_credits, ${reason}, ${ref}::uuid from spent
     ), ${then}
     select (select monthly_credits from spent) as spent_balance,
       (select monthly_credits from users where id = ${userId}) as balance_before,
@@ -186,6 +187,8 @@ export const ABANDONED_AFTER_MS = 5 * 60_000;
  */
 export const ABANDONED_LOOKBACK_MS = 24 * 60 * 60_000;
 export const ABANDONED_REFUND_REASON = "refund:abandoned";
+/** A live minute is confirmed (or refunded) within seconds of its start; one still pending after this was abandoned. */
+export const LIVE_MINUTE_ABANDONED_AFTER_MS = 3 * 60_000;
 /** The ledger reason of a chat message's credit (its ref is the learner message's id). */
 export const CHAT_MESSAGE_CREDIT_REASON = "chat_message";
 
@@ -194,10 +197,15 @@ export const CHAT_MESSAGE_CREDIT_REASON = "chat_message";
  * database or the worker went away between the spend and the statement that stores what it paid for, so no refund
  * could be written either. Two kinds, each refunded once (the unique index on refund refs) with its ref:
  * - a chat message's credit (ledger `chat_message` with the message id as ref) whose message was never stored;
- * - a pronunciation attempt still `scoring`: marked `failed`, its credit back (as `failAttempt` does).
+ * - a pronunciation attempt still `scoring`: marked `failed`, its credit back (as `failAttempt` does);
+ * - a live conversation's minute still `pending`: its object died before the provider proved it served the minute
+ *   (a served minute is `used` within seconds), so it is marked `refunded` and its credits go back.
  * Each kind is one statement. Returns how many of each were refunded.
  */
-export async function refundAbandonedSpends(db: DbOrTx, now: Date): Promise<{ chatMessages: number; attempts: number }> {
+export async function refundAbandonedSpends(
+  db: DbOrTx,
+  now: Date,
+): Promise<{ chatMessages: number; attempts: number; liveMinutes: number }> {
   const cutoff = new Date(now.getTime() - ABANDONED_AFTER_MS);
   const since = new Date(now.getTime() - ABANDONED_LOOKBACK_MS);
   // Reads the CTE `abandoned` (user_id, ref). Per user, the balance goes up by the user's count; each ledger row
@@ -226,7 +234,28 @@ export async function refundAbandonedSpends(db: DbOrTx, now: Date): Promise<{ ch
       where status = 'scoring' and created_at < ${cutoff}
       returning user_id, id as ref
     ), ${refundEachAbandoned}`);
-  return { chatMessages: Number(rowsOf(chat)[0]?.refunded ?? 0), attempts: Number(rowsOf(attempts)[0]?.refunded ?? 0) };
+  // A minute costs `credits` (LIVE_CREDITS_PER_MINUTE when it began), not one: the same shape, summed by amount.
+  const liveMinutes = await db.execute(sql`
+    with abandoned as (
+      update live_minutes set status = 'refunded'
+      where status = 'pending' and started_at < ${new Date(now.getTime() - LIVE_MINUTE_ABANDONED_AFTER_MS)}
+      returning user_id, ref, credits
+    ), per_user as (select user_id, sum(credits)::int as n from abandoned group by user_id),
+    refunded as (
+      update users u set monthly_credits = u.monthly_credits + p.n, updated_at = now()
+      from per_user p where u.id = p.user_id returning u.id, u.monthly_credits, p.n
+    ), ledger as (
+      insert into credit_ledger (user_id, delta, balance_after, reason, ref)
+      select a.user_id, a.credits,
+        r.monthly_credits - r.n + sum(a.credits) over (partition by a.user_id order by a.ref), ${ABANDONED_REFUND_REASON}, a.ref
+      from abandoned a join refunded r on r.id = a.user_id
+    )
+    select count(*)::int as refunded from abandoned`);
+  return {
+    chatMessages: Number(rowsOf(chat)[0]?.refunded ?? 0),
+    attempts: Number(rowsOf(attempts)[0]?.refunded ?? 0),
+    liveMinutes: Number(rowsOf(liveMinutes)[0]?.refunded ?? 0),
+  };
 }
 
 /** The cron trigger's job: renew every user not yet renewed this month. Returns how many were. */

@@ -2,6 +2,7 @@
 // cron in server.ts): a missing or malformed variable is one clear error naming it, not a 500 later.
 // See docs/decisions/0011-security-headers-and-config.md.
 import { z } from "zod";
+import type { LiveConversation } from "~/features/live/relay.server";
 import type { LessonChannel } from "./lesson-channel";
 
 /** Worker bindings and variables (wrangler.toml [vars], secrets, .dev.vars). */
@@ -28,12 +29,26 @@ export interface Env {
   HYPERDRIVE?: Hyperdrive;
   /** One Durable Object per lesson pushing "new comment" over WebSockets. Absent in unit tests and vite dev. */
   LESSON_CHANNELS?: DurableObjectNamespace<LessonChannel>;
+  /** One Durable Object per learner relaying their live spoken session (Conversa ao vivo). Absent in unit tests and vite dev. */
+  LIVE_CONVERSATIONS?: DurableObjectNamespace<LiveConversation>;
   /** Any OpenAI-compatible API (OpenAI, Groq, OpenRouter, a local server), e.g. https://api.openai.com/v1. Takes precedence. */
   OPENAI_BASE_URL?: string;
   OPENAI_API_KEY?: string;
   OPENAI_CHAT_MODEL?: string;
   OPENAI_TRANSCRIBE_MODEL?: string;
   OPENAI_TTS_MODEL?: string;
+  /**
+   * An OpenAI-Realtime-compatible WebSocket (wss://…/v1/realtime) for Conversa ao vivo, reached with OPENAI_API_KEY.
+   * Unset → no live conversation anywhere.
+   */
+  OPENAI_REALTIME_URL?: string;
+  /** The realtime model (default gpt-realtime) and voice (default marin). */
+  OPENAI_REALTIME_MODEL?: string;
+  OPENAI_REALTIME_VOICE?: string;
+  /** Credits a live conversation spends at the start of each started minute (default 1). */
+  LIVE_CREDITS_PER_MINUTE?: string;
+  /** Tests only (honoured when APP_ENV=test): the length of a live minute in ms, every live limit scaled with it. */
+  LIVE_MINUTE_MS?: string;
   /** Workers AI binding; used when OPENAI_BASE_URL is unset. Never available offline. */
   AI?: Ai;
   /** Spec §7 automation webhooks ({product}-nika and {product}-user-audio), for existing deployments. */
@@ -67,7 +82,7 @@ export interface Env {
 export const isProduction = (env: Pick<Env, "APP_ENV">) => env.APP_ENV === "production";
 
 /** The bindings: passed through untouched (never parsed; absent ones stay absent). */
-type Bindings = "MEDIA" | "ASSETS" | "LESSON_CHANNELS" | "AI" | "HYPERDRIVE";
+type Bindings = "MEDIA" | "ASSETS" | "LESSON_CHANNELS" | "LIVE_CONVERSATIONS" | "AI" | "HYPERDRIVE";
 type EnvVars = Omit<Env, Bindings>;
 
 /** Blank values (`MAIL_API_URL=` in .dev.vars) mean "not set". */
@@ -79,6 +94,7 @@ const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefin
 
 const text = z.string({ error: missingOr("deve ser um texto") });
 const httpUrl = z.url({ protocol: /^https?$/, error: "não é uma URL http(s) válida" });
+const webSocketUrl = z.url({ protocol: /^wss?$/, error: "não é uma URL ws(s) válida" });
 const postgresUrl = text.refine((value) => {
   try {
     return /^postgres(ql)?:$/.test(new URL(value).protocol);
@@ -106,6 +122,11 @@ const envSchema = z.object({
   OPENAI_CHAT_MODEL: optional(text),
   OPENAI_TRANSCRIBE_MODEL: optional(text),
   OPENAI_TTS_MODEL: optional(text),
+  OPENAI_REALTIME_URL: optional(webSocketUrl),
+  OPENAI_REALTIME_MODEL: optional(text),
+  OPENAI_REALTIME_VOICE: optional(text),
+  LIVE_CREDITS_PER_MINUTE: optional(positiveInteger),
+  LIVE_MINUTE_MS: optional(positiveInteger),
   NIKA_CHAT_WEBHOOK_URL: optional(httpUrl),
   NIKA_USER_AUDIO_WEBHOOK_URL: optional(httpUrl),
   AZURE_SPEECH_KEY: optional(text),

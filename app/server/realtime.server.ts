@@ -29,7 +29,7 @@ const refuse = (status: number, message: string, headers?: HeadersInit) =>
   new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", ...headers } });
 
 /** Browsers send Origin on WebSocket handshakes: only our own pages may open the channel. */
-function fromOwnOrigin(request: Request, appUrl: string | undefined) {
+export function fromOwnOrigin(request: Request, appUrl: string | undefined) {
   const origin = request.headers.get("Origin");
   if (!origin) return true; // not a browser: it must still present a valid session cookie
   if (origin === new URL(request.url).origin) return true;
@@ -76,12 +76,20 @@ export async function connectLessonChannel(request: Request, context: AppLoadCon
 
 /**
  * Closes every live connection of a user (an admin blocked them): the channels of the lessons the user
- * connected to (live_connections) are asked to close that user's sockets, and the rows go. Never fails
+ * connected to (live_connections) are asked to close that user's sockets, and the rows go; their live spoken
+ * session (Conversa ao vivo), if one runs, ends. Never fails
  * the request; without the binding it does nothing.
  */
 export async function closeUserConnections(context: AppLoadContext, userId: string): Promise<number> {
+  const live = context.cloudflare.env.LIVE_CONVERSATIONS;
+  const liveClosed = live
+    ? await live
+        .get(live.idFromName(userId))
+        .closeUser(userId)
+        .catch(() => 0)
+    : 0;
   const channels = context.cloudflare.env.LESSON_CHANNELS;
-  if (!channels) return 0;
+  if (!channels) return liveClosed;
   try {
     const rows = rowsOf(await context.db.execute(sql`delete from live_connections where user_id = ${userId} returning lesson_id`));
     const closed = await Promise.all(
@@ -92,7 +100,7 @@ export async function closeUserConnections(context: AppLoadContext, userId: stri
           .catch(() => 0),
       ),
     );
-    return closed.reduce((sum, n) => sum + n, 0);
+    return closed.reduce((sum, n) => sum + n, liveClosed);
   } catch (error) {
     console.error("[realtime] could not close the connections of user", userId, error);
     return 0;

@@ -94,7 +94,7 @@ describe("the sweep of abandoned spends", () => {
     expect(await refundAbandonedSpends(world.db, new Date())).toMatchObject({ chatMessages: 0 });
     expect((await ledgerOf(stale.id)).map((l) => l.reason)).toEqual(["chat_message"]);
     // Once: the next sweeps find nothing, and the database refuses a second refund of the same ref.
-    expect(await refundAbandonedSpends(world.db, later())).toEqual({ chatMessages: 0, attempts: 0 });
+    expect(await refundAbandonedSpends(world.db, later())).toEqual({ chatMessages: 0, attempts: 0, liveMinutes: 0 });
     await expect(
       world.db.insert(creditLedger).values({ userId: user.id, delta: 1, balanceAfter: 11, reason: "refund:abandoned", ref: spend!.ref }),
     ).rejects.toThrow();

@@ -37,6 +37,7 @@ const CONFIG_LABELS: Record<string, string> = {
   feature_chat_english: "Chat em inglês",
   feature_chat_english_test: "Teste de nível de inglês",
   feature_chat_game: "Chat: jogo",
+  feature_chat_live: "Chat: conversa ao vivo",
   feature_chat_portuguese: "Chat em português",
   feature_chat_roleplay: "Chat: roleplay",
   feature_flashcards: "Flashcards",

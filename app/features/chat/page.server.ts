@@ -12,6 +12,7 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import { data, redirect } from "@remix-run/cloudflare";
 import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
+import { liveEntryAvailable } from "~/features/live";
 import { getAiProviders } from "~/server/ai/index.server";
 import { requireUser, type SessionUser } from "~/server/auth.server";
 import { getFlags, requireFeature } from "~/server/flags.server";
@@ -140,6 +141,9 @@ export async function loadChatPage(args: Args, target: ChatTarget): Promise<Chat
     modes: MENU_MODES.map((m) => ({ id: m.id, title: m.title, path: m.path!, enabled: m.flag ? flags[m.flag] : true })),
     greetingError,
     greetingRetrySeconds,
+    liveHref: liveEntryAvailable(context.cloudflare.env, flags.feature_chat_live, target.mode)
+      ? `${target.basePath}/ao-vivo?c=${conversation.id}`
+      : null,
   };
   return pageData;
 }

@@ -37,4 +37,6 @@ export type ChatPageData = {
   greetingError: ChatFormError | null;
   /** No JS: seconds before the page asks for the greeting again (0; more while another tab holds it). */
   greetingRetrySeconds: number;
+  /** "Conversa ao vivo" of this conversation, when it is configured and on (absent otherwise). */
+  liveHref: string | null;
 };

@@ -74,6 +74,14 @@ export function ChatScreen({ page, aside }: { page: ChatPageData; aside?: (level
             <span data-testid="chat-credits">{chat.credits === 1 ? "1 crédito" : `${chat.credits} créditos`}</span>
           </p>
         </div>
+        {page.liveHref ? (
+          <Link
+            to={page.liveHref}
+            className="rounded-full bg-indigo-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-indigo-700"
+          >
+            Conversa ao vivo
+          </Link>
+        ) : null}
         {hydrated ? (
           <button
             type="button"

@@ -1,0 +1,56 @@
+// The WebSocket endpoint of Conversa ao vivo (/resources/live/:conversationId): every check happens here, in the
+// worker, before the upgrade reaches the learner's LiveConversation object; a refusal is a plain HTTP answer and
+// no socket. The object is one per learner, so a second tab lands on the same object and takes the session over.
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { sql } from "drizzle-orm";
+import { CHAT_MODE_INFO, type ChatModeId } from "~/features/chat";
+import { isUuid } from "~/lib/ids";
+import { ACCESS_MESSAGES, checkAccessNow } from "~/server/auth.server";
+import { rowsOf } from "~/server/db.server";
+import { isFeatureEnabled } from "~/server/flags.server";
+import { fromOwnOrigin } from "~/server/realtime.server";
+import { LIVE_HEADERS, LIVE_MODES, realtimeConfig } from "./config.server";
+
+export const LIVE_UNAVAILABLE = "Conversa ao vivo indisponível.";
+
+const refuse = (status: number, message: string, headers?: HeadersInit) =>
+  new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", ...headers } });
+
+export async function connectLiveSession(request: Request, context: AppLoadContext, conversationId: string): Promise<Response> {
+  const env = context.cloudflare.env;
+  if (!isUuid(conversationId)) return refuse(404, "Conversa não encontrada");
+  // Who is asking (origin, a session read now, so a block counts at once), then what they sent, then the rules.
+  if (!fromOwnOrigin(request, env.APP_URL)) return refuse(403, "Origem não permitida.");
+  const { refusal, user } = await checkAccessNow(request, context);
+  if (refusal) return refuse(refusal.status, refusal.message);
+  if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
+    return refuse(426, "Este endereço só aceita WebSocket.", { Upgrade: "websocket" });
+  }
+  if (!(await isFeatureEnabled(context, "feature_chat_live"))) return refuse(403, ACCESS_MESSAGES.FEATURE_DISABLED);
+  const objects = env.LIVE_CONVERSATIONS;
+  if (!realtimeConfig(env) || !objects) return refuse(503, LIVE_UNAVAILABLE);
+  const [row] = rowsOf<{ mode: ChatModeId; credits: number }>(
+    await context.db.execute(sql`
+      select c.mode, u.monthly_credits as credits from chat_conversations c join users u on u.id = c.user_id
+      where c.id = ${conversationId} and c.user_id = ${user.id}`),
+  );
+  if (!row || !LIVE_MODES.includes(row.mode)) return refuse(404, "Conversa não encontrada");
+  const modeFlag = CHAT_MODE_INFO[row.mode].flag;
+  if (modeFlag && !(await isFeatureEnabled(context, modeFlag))) return refuse(403, ACCESS_MESSAGES.FEATURE_DISABLED);
+  if (Number(row.credits) <= 0) return refuse(402, "Seus créditos acabaram.");
+  const resume = new URL(request.url).searchParams.get("resume");
+  try {
+    // A fresh request: the object needs only the upgrade and who it is for, never the learner's cookies.
+    return await objects.get(objects.idFromName(user.id)).fetch("https://live-conversation/connect", {
+      headers: {
+        Upgrade: "websocket",
+        [LIVE_HEADERS.user]: user.id,
+        [LIVE_HEADERS.conversation]: conversationId.toLowerCase(),
+        ...(resume && isUuid(resume) ? { [LIVE_HEADERS.resume]: resume.toLowerCase() } : {}),
+      },
+    });
+  } catch (error) {
+    console.error("[live] could not reach the live conversation object", error);
+    return refuse(503, LIVE_UNAVAILABLE);
+  }
+}

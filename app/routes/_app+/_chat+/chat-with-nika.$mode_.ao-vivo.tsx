@@ -1,0 +1,26 @@
+// /chat-with-nika/{mode}/ao-vivo?c=…: Conversa ao vivo in one of the four menu modes.
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { menuModeFromSlug } from "~/features/chat/modes";
+import { modeTarget } from "~/features/chat/page.server";
+import { LiveScreen } from "~/features/live/LiveScreen";
+import { loadLivePage } from "~/features/live/page.server";
+import type { RouteHandle } from "~/lib/access";
+import { requireUser } from "~/server/auth.server";
+import { notFound } from "~/server/request.server";
+
+export const handle: RouteHandle = { access: "user" };
+
+export const meta: MetaFunction = () => [{ title: "Conversa ao vivo — Nika" }];
+
+export async function loader(args: LoaderFunctionArgs) {
+  await requireUser(args.request, args.context);
+  const mode = menuModeFromSlug(args.params.mode);
+  if (!mode) throw notFound("Modo não encontrado");
+  return loadLivePage(args, modeTarget(mode));
+}
+
+export default function LiveModePage() {
+  const page = useLoaderData<typeof loader>();
+  return <LiveScreen key={page.conversationId} page={page} />;
+}
