@@ -511,6 +511,30 @@ describe("unlock", () => {
     expect(a).toMatchObject({ src: mp3.src, muted: false });
   });
 
+  it("shares its AudioContext: audioContext() returns the one unlock() made, or makes it on first use", () => {
+    const { p, context, createAudioContext } = setup();
+    p.unlock();
+    expect(p.audioContext()).toBe(context);
+    expect(createAudioContext).toHaveBeenCalledTimes(1);
+
+    const fresh = setup();
+    expect(fresh.p.audioContext()).toBe(fresh.context);
+    fresh.p.unlock();
+    expect(fresh.p.audioContext()).toBe(fresh.context);
+    expect(fresh.createAudioContext).toHaveBeenCalledTimes(1);
+    expect(fresh.context.resume).toHaveBeenCalledTimes(1);
+  });
+
+  it("audioContext() is null without Web Audio", () => {
+    expect(createPlayback({ createAudioContext: () => null }).audioContext()).toBeNull();
+    const throwing = createPlayback({
+      createAudioContext: () => {
+        throw new Error("no");
+      },
+    });
+    expect(throwing.audioContext()).toBeNull();
+  });
+
   it("does not touch the element while a message is playing", () => {
     const { p, el } = setup();
     p.play("m1", mp3);

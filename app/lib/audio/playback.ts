@@ -480,11 +480,21 @@ export function createPlayback(overrides: Partial<PlaybackEnvironment> = {}) {
     set({ activeId: null, state: "idle", error: null });
   }
 
+  /** The page's one Web Audio context (live conversation plays and records through it), made on first use; null without Web Audio. */
+  function audioContext(): AudioContextLike | null {
+    try {
+      context ??= env.createAudioContext();
+    } catch {
+      // no Web Audio
+    }
+    return context;
+  }
+
   /** Call synchronously inside a user tap (iOS Safari); failures are ignored. */
   function unlock(): void {
     try {
-      context ??= env.createAudioContext();
-      if (context?.state === "suspended") void Promise.resolve(context.resume()).catch(() => {});
+      const shared = audioContext();
+      if (shared?.state === "suspended") void Promise.resolve(shared.resume()).catch(() => {});
     } catch {
       // no Web Audio
     }
@@ -535,6 +545,7 @@ export function createPlayback(overrides: Partial<PlaybackEnvironment> = {}) {
     beginRecording,
     endRecording,
     unlock,
+    audioContext,
   };
 }
 

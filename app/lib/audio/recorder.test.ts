@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   MICROPHONE_TOAST_TITLE,
   MIME_PREFERENCE,
+  classifyMicrophoneError,
   createRecorder,
   mapMicrophoneError,
   microphoneConstraints,
@@ -59,6 +60,28 @@ describe("mapMicrophoneError", () => {
     expect(mapMicrophoneError("NotAllowedError")).toBe(generic);
     expect(mapMicrophoneError({ name: 42 })).toBe(generic);
     expect(MICROPHONE_TOAST_TITLE).toBe("Erro no Microfone");
+  });
+});
+
+describe("classifyMicrophoneError", () => {
+  const err = (name: string) => Object.assign(new Error("x"), { name });
+  it.each([
+    ["NotAllowedError", "denied"],
+    ["PermissionDeniedError", "denied"],
+    ["NotFoundError", "notFound"],
+    ["DevicesNotFoundError", "notFound"],
+    ["NotReadableError", "busy"],
+    ["TrackStartError", "busy"],
+    ["OverconstrainedError", "overconstrained"],
+    ["ConstraintNotSatisfiedError", "overconstrained"],
+    ["AbortError", "generic"],
+  ])("%s → %s", (name, problem) => {
+    expect(classifyMicrophoneError(err(name))).toBe(problem);
+  });
+
+  it("anything that is not a named error is generic", () => {
+    expect(classifyMicrophoneError(undefined)).toBe("generic");
+    expect(classifyMicrophoneError("NotFoundError")).toBe("generic");
   });
 });
 

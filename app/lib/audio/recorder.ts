@@ -42,25 +42,32 @@ export const MICROPHONE_MESSAGES = {
   processingFailed: "Failed to process recording",
 } as const;
 
-/** Maps a getUserMedia rejection to the exact spec §8 text. */
-export function mapMicrophoneError(error: unknown): string {
+export type MicrophoneProblem = "denied" | "notFound" | "busy" | "overconstrained" | "generic";
+
+/** What a getUserMedia rejection means (browsers name the same failures differently). */
+export function classifyMicrophoneError(error: unknown): MicrophoneProblem {
   const name = error && typeof error === "object" && "name" in error && typeof error.name === "string" ? error.name : "";
   switch (name) {
     case "NotAllowedError":
     case "PermissionDeniedError":
-      return MICROPHONE_MESSAGES.denied;
+      return "denied";
     case "NotFoundError":
     case "DevicesNotFoundError":
-      return MICROPHONE_MESSAGES.notFound;
+      return "notFound";
     case "NotReadableError":
     case "TrackStartError":
-      return MICROPHONE_MESSAGES.busy;
+      return "busy";
     case "OverconstrainedError":
     case "ConstraintNotSatisfiedError":
-      return MICROPHONE_MESSAGES.overconstrained;
+      return "overconstrained";
     default:
-      return MICROPHONE_MESSAGES.generic;
+      return "generic";
   }
+}
+
+/** Maps a getUserMedia rejection to the exact spec §8 text. */
+export function mapMicrophoneError(error: unknown): string {
+  return MICROPHONE_MESSAGES[classifyMicrophoneError(error)];
 }
 
 export type RecorderState = "idle" | "recording" | "stopped";
