@@ -4,6 +4,7 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { sendMessage, startConversation } from "~/features/chat/chat.server";
+import { beginLiveSession, chargeMinute, confirmMinute, refundMinute } from "~/features/live/live.server";
 import { checkRecording, failAttempt, loadLevel, pronunciationScorer, scoreAttempt } from "~/features/pronunciation/attempts.server";
 import { encodeWav } from "~/lib/audio/wav";
 import { ABANDONED_AFTER_MS, ABANDONED_LOOKBACK_MS, getBalance, refundAbandonedSpends } from "~/server/credits.server";
@@ -148,7 +149,33 @@ describe("the sweep of abandoned spends", () => {
     ]);
     // The request's own refund path finds nothing left to refund.
     expect(await failAttempt(world.db, attempt!.id)).toBeNull();
-    expect(await refundAbandonedSpends(world.db, later())).toEqual({ chatMessages: 0, attempts: 0 });
+    expect(await refundAbandonedSpends(world.db, later())).toEqual({ chatMessages: 0, attempts: 0, liveMinutes: 0 });
     expect(await getBalance(world.db, user.id)).toBe(10);
+  });
+
+  it("gives back a live minute whose object died before the provider served it (still `pending`), once, by its amount", async () => {
+    const user = await newUser(10);
+    const conversation = await startConversation(ctx(), user, { mode: "english" });
+    const sessionId = await beginLiveSession(world.db, user.id, conversation.id, 2);
+    // Minute 1 served (confirmed), minute 2 paid and then the object died.
+    expect(await chargeMinute(world.db, { sessionId, userId: user.id, minute: 1, credits: 2, status: "pending" })).toMatchObject({ ok: true });
+    await confirmMinute(world.db, sessionId, 1);
+    expect(await chargeMinute(world.db, { sessionId, userId: user.id, minute: 2, credits: 2, status: "pending" })).toMatchObject({ ok: true });
+    // A minute is paid once: the same minute again fails, spend included.
+    await expect(chargeMinute(world.db, { sessionId, userId: user.id, minute: 2, credits: 2, status: "used" })).rejects.toThrow();
+    expect(await getBalance(world.db, user.id)).toBe(6);
+
+    expect(await refundAbandonedSpends(world.db, new Date())).toMatchObject({ liveMinutes: 0 });
+    expect(await refundAbandonedSpends(world.db, later())).toMatchObject({ liveMinutes: 1 });
+    expect(await getBalance(world.db, user.id)).toBe(8);
+    expect(await refundAbandonedSpends(world.db, later())).toMatchObject({ liveMinutes: 0 });
+    expect(await refundMinute(world.db, sessionId, 2)).toBeNull(); // the relay's own refund finds nothing left
+    expect(await getBalance(world.db, user.id)).toBe(8);
+    const ledger = (await ledgerOf(user.id)).map((l) => [l.reason, l.delta, l.balanceAfter]);
+    expect(ledger).toEqual([
+      ["live_minute", -2, 8],
+      ["live_minute", -2, 6],
+      ["refund:abandoned", 2, 8],
+    ]);
   });
 });

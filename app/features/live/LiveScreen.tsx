@@ -31,8 +31,8 @@ export function LiveScreen({ page }: { page: LivePageData }) {
         <div className="mx-auto mt-6 max-w-md rounded-2xl border border-amber-300 bg-amber-50 p-4 text-amber-950 dark:border-amber-400/40 dark:bg-amber-400/10 dark:text-amber-100">
           <p className="font-semibold">{NEEDS_JAVASCRIPT}</p>
           <p className="mt-1">
-            Para falar com a Nika em tempo real, ative o JavaScript no navegador. Sem ele, continue a conversa pelo chat, por texto ou
-            mensagens de voz.
+            Para falar com a Nika em tempo real, ative o JavaScript no navegador. Sem ele, continue a conversa pelo chat, por texto ou mensagens
+            de voz.
           </p>
           <Link to={page.chatHref} className="mt-3 inline-block font-semibold text-indigo-800 underline dark:text-indigo-200">
             Ir para o chat por texto e voz

@@ -29,7 +29,6 @@ export function liveCreditsPerMinute(env: Pick<Env, "LIVE_CREDITS_PER_MINUTE">):
   return Number.isInteger(value) && value > 0 ? value : DEFAULT_LIVE_CREDITS_PER_MINUTE;
 }
 
-
 /** Whether a chat page of `mode` offers "Conversa ao vivo": configured, the flag on, a live mode. */
 export function liveEntryAvailable(env: Parameters<typeof realtimeConfig>[0], flagOn: boolean, mode: ChatModeId): boolean {
   return flagOn && realtimeConfig(env) !== null && LIVE_MODES.includes(mode);

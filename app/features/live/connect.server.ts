@@ -27,8 +27,7 @@ export async function connectLiveSession(request: Request, context: AppLoadConte
     return refuse(426, "Este endereço só aceita WebSocket.", { Upgrade: "websocket" });
   }
   if (!(await isFeatureEnabled(context, "feature_chat_live"))) return refuse(403, ACCESS_MESSAGES.FEATURE_DISABLED);
-  const objects = env.LIVE_CONVERSATIONS;
-  if (!realtimeConfig(env) || !objects) return refuse(503, LIVE_UNAVAILABLE);
+  if (!realtimeConfig(env)) return refuse(503, LIVE_UNAVAILABLE);
   const [row] = rowsOf<{ mode: ChatModeId; credits: number }>(
     await context.db.execute(sql`
       select c.mode, u.monthly_credits as credits from chat_conversations c join users u on u.id = c.user_id
@@ -38,6 +37,8 @@ export async function connectLiveSession(request: Request, context: AppLoadConte
   const modeFlag = CHAT_MODE_INFO[row.mode].flag;
   if (modeFlag && !(await isFeatureEnabled(context, modeFlag))) return refuse(403, ACCESS_MESSAGES.FEATURE_DISABLED);
   if (Number(row.credits) <= 0) return refuse(402, "Seus créditos acabaram.");
+  const objects = env.LIVE_CONVERSATIONS;
+  if (!objects) return refuse(503, LIVE_UNAVAILABLE); // `remix vite:dev` runs no Durable Objects
   const resume = new URL(request.url).searchParams.get("resume");
   try {
     // A fresh request: the object needs only the upgrade and who it is for, never the learner's cookies.

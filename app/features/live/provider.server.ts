@@ -1,8 +1,8 @@
 // The realtime provider's side of the relay: opening its WebSocket from the Durable Object and the few events of the
 // OpenAI Realtime protocol (GA) the relay sends. Any provider that speaks that protocol works (OPENAI_REALTIME_URL).
 import { Buffer } from "node:buffer";
-import { LIVE_SAMPLE_RATE } from "./protocol";
 import type { RealtimeConfig } from "./config.server";
+import { LIVE_SAMPLE_RATE } from "./protocol";
 
 /** How long the provider may take to accept the socket and then to answer session.update. */
 export const PROVIDER_CONNECT_TIMEOUT_MS = 10_000;
@@ -51,7 +51,14 @@ export function sessionUpdate(config: RealtimeConfig, instructions: string) {
           transcription: { model: INPUT_TRANSCRIPTION_MODEL },
           noise_reduction: { type: "near_field" },
           // The relay cancels and truncates itself on barge-in, with the milliseconds the learner actually heard.
-          turn_detection: { type: "server_vad", threshold: 0.5, prefix_padding_ms: 300, silence_duration_ms: 500, create_response: true, interrupt_response: false },
+          turn_detection: {
+            type: "server_vad",
+            threshold: 0.5,
+            prefix_padding_ms: 300,
+            silence_duration_ms: 500,
+            create_response: true,
+            interrupt_response: false,
+          },
         },
         output: { format, voice: config.voice },
       },

@@ -6,6 +6,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { createRequestDb, type Database } from "~/server/db.server";
 import { loadEnv, type Env } from "~/server/env";
+import { LIVE_HEADERS, liveCreditsPerMinute, liveTimings, realtimeConfig, type LiveTimings, type RealtimeConfig } from "./config.server";
 import {
   beginLiveSession,
   chargeMinute,
@@ -16,8 +17,15 @@ import {
   refundMinute,
   storeTurn,
 } from "./live.server";
-import { LIVE_HEADERS, liveCreditsPerMinute, liveTimings, realtimeConfig, type LiveTimings, type RealtimeConfig } from "./config.server";
-import { END_CLOSE_CODE, END_MESSAGES, LIVE_LIMITS, LIVE_SAMPLE_RATE, parseClientMessage, type LiveEndReason, type ServerMessage } from "./protocol";
+import {
+  END_CLOSE_CODE,
+  END_MESSAGES,
+  LIVE_LIMITS,
+  LIVE_SAMPLE_RATE,
+  parseClientMessage,
+  type LiveEndReason,
+  type ServerMessage,
+} from "./protocol";
 import {
   appendAudio,
   cancelResponse,
@@ -105,6 +113,8 @@ class LiveSession {
   private readonly creditsPerMinute: number;
   private readonly timings: LiveTimings;
   private lastActivityAt = Date.now();
+  /** Between the provider's speech_started and speech_stopped: a learner talking at length is not silence. */
+  private learnerSpeaking = false;
   private timers = new Set<ReturnType<typeof setTimeout>>();
   private detachTimer: ReturnType<typeof setTimeout> | null = null;
   private responseTimer: ReturnType<typeof setTimeout> | null = null;
@@ -161,7 +171,7 @@ class LiveSession {
     }, PROVIDER_CONNECT_TIMEOUT_MS);
     this.later(() => this.end("time_limit"), this.timings.maxSessionMs);
     const checkSilence = () => {
-      if (Date.now() - this.lastActivityAt >= this.timings.silenceMs) return this.end("silence");
+      if (!this.learnerSpeaking && Date.now() - this.lastActivityAt >= this.timings.silenceMs) return this.end("silence");
       this.later(checkSilence, this.timings.silenceMs / SILENCE_CHECKS);
     };
     this.later(checkSilence, this.timings.silenceMs / SILENCE_CHECKS);
@@ -175,7 +185,15 @@ class LiveSession {
     if (this.detachTimer) clearTimeout(this.detachTimer);
     this.detachTimer = null;
     socket.addEventListener("message", (event) => this.onBrowserMessage(socket, event.data));
-    socket.addEventListener("close", () => this.detach(socket));
+    socket.addEventListener("close", (event) => {
+      // Completes the closing handshake the browser started (1005/1006 cannot be sent back).
+      try {
+        socket.close(event.code === 1005 || event.code === 1006 ? 1000 : event.code, "bye");
+      } catch {
+        // already closed
+      }
+      this.detach(socket);
+    });
     socket.addEventListener("error", () => this.detach(socket));
     if (resumed && this.providerReady) {
       this.announcedItem = null; // the next audio announces its item again
@@ -232,9 +250,7 @@ class LiveSession {
     const sessionId = this.id!;
     let charge;
     try {
-      charge = await this.read((db) =>
-        chargeMinute(db, { sessionId, userId: this.userId, minute, credits: this.creditsPerMinute, status }),
-      );
+      charge = await this.read((db) => chargeMinute(db, { sessionId, userId: this.userId, minute, credits: this.creditsPerMinute, status }));
     } catch (error) {
       console.error("[live] could not charge a minute", error);
       this.end("provider_unavailable");
@@ -279,6 +295,7 @@ class LiveSession {
       case "input_audio_buffer.speech_started":
         return this.onSpeechStarted(event);
       case "input_audio_buffer.speech_stopped":
+        this.learnerSpeaking = false;
         this.lastActivityAt = Date.now();
         return;
       case "input_audio_buffer.committed":
@@ -332,6 +349,7 @@ class LiveSession {
 
   /** Barge-in: the learner speaks. The browser stops Nika at once (and tells how much it played); the provider stops generating. */
   private onSpeechStarted(event: ProviderEvent) {
+    this.learnerSpeaking = true;
     this.lastActivityAt = Date.now();
     if (event.item_id) this.learnerItems.set(event.item_id, new Date());
     if (this.activeResponse && this.provider) {
@@ -485,10 +503,13 @@ class LiveSession {
   }
 
   private later(fn: () => void, ms: number) {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      if (!this.ended) fn();
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        if (!this.ended) fn();
+      },
+      Math.max(0, ms),
+    );
     this.timers.add(timer);
   }
 
