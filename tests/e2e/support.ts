@@ -468,12 +468,15 @@ export const commentWith = (page: Page, text: string) => page.getByTestId("comme
 
 /**
  * Options for `test.use()` of a spec that records: Chromium's fake microphone, granted, looping `seconds`
- * of a `hz` tone written as a 16 kHz WAV under the system's temp folder (the flags apply to the whole
- * browser, so such a spec launches its own).
+ * of a `hz` tone (then `silence` seconds of nothing) written as a 16 kHz WAV under the system's temp folder
+ * (the flags apply to the whole browser, so such a spec launches its own).
  */
-export function fakeMicrophone(name: string, { seconds = 3, hz = 300 }: { seconds?: number; hz?: number } = {}) {
+export function fakeMicrophone(name: string, { seconds = 3, hz = 300, silence = 0 }: { seconds?: number; hz?: number; silence?: number } = {}) {
   const path = join(tmpdir(), `nika-e2e-${name}.wav`);
-  const samples = new Float32Array(16_000 * seconds).map((_, i) => 0.4 * Math.sin((2 * Math.PI * hz * i) / 16_000));
+  const toneSamples = 16_000 * seconds;
+  const samples = new Float32Array(toneSamples + 16_000 * silence).map((_, i) =>
+    i < toneSamples ? 0.4 * Math.sin((2 * Math.PI * hz * i) / 16_000) : 0,
+  );
   writeFileSync(path, encodeWav(samples, 16_000));
   return {
     permissions: ["microphone"],

@@ -27,8 +27,14 @@ export function LiveScreen({ page }: { page: LivePageData }) {
           <p className="truncate text-xs text-slate-600 dark:text-slate-300">{page.modeTitle}</p>
         </div>
       </header>
-      <noscript>
-        <div className="mx-auto mt-6 max-w-md rounded-2xl border border-amber-300 bg-amber-50 p-4 text-amber-950 dark:border-amber-400/40 dark:bg-amber-400/10 dark:text-amber-100">
+      {hydrated ? (
+        <Suspense fallback={<p className="mt-6 text-center text-slate-600 dark:text-slate-300">Carregando…</p>}>
+          <LiveConversation {...page} />
+        </Suspense>
+      ) : (
+        // Server-rendered for browsers without scripts; hidden from the first paint where scripts run (the head
+        // script marks the page `js`), so it never flashes before the island hydrates.
+        <div className="mx-auto mt-6 max-w-md rounded-2xl border border-amber-300 bg-amber-50 p-4 text-amber-950 dark:border-amber-400/40 dark:bg-amber-400/10 dark:text-amber-100 [.js_&]:hidden">
           <p className="font-semibold">{NEEDS_JAVASCRIPT}</p>
           <p className="mt-1">
             Para falar com a Nika em tempo real, ative o JavaScript no navegador. Sem ele, continue a conversa pelo chat, por texto ou mensagens
@@ -38,12 +44,7 @@ export function LiveScreen({ page }: { page: LivePageData }) {
             Ir para o chat por texto e voz
           </Link>
         </div>
-      </noscript>
-      {hydrated ? (
-        <Suspense fallback={<p className="mt-6 text-center text-slate-600 dark:text-slate-300">Carregando…</p>}>
-          <LiveConversation {...page} />
-        </Suspense>
-      ) : null}
+      )}
     </div>
   );
 }

@@ -46,7 +46,7 @@ function runInitScript(stored: string | null | Error, initialDark = true) {
   };
   const warn = vi.fn();
   new Function("document", "localStorage", "console", THEME_INIT_SCRIPT)(doc, localStorage, { warn });
-  return { dark: doc.classes.has("dark"), color: doc.meta.content, warn };
+  return { dark: doc.classes.has("dark"), js: doc.classes.has("js"), color: doc.meta.content, warn };
 }
 
 describe("parseTheme", () => {
@@ -102,6 +102,11 @@ describe("toggleTheme", () => {
 });
 
 describe("THEME_INIT_SCRIPT (runs before first paint)", () => {
+  it("marks the page as running scripts (js), whatever the theme", () => {
+    expect(runInitScript("light").js).toBe(true);
+    expect(runInitScript(null).js).toBe(true);
+  });
+
   it("applies a saved light theme", () => {
     expect(runInitScript("light")).toMatchObject({ dark: false, color: THEME_COLORS.light });
   });

@@ -64,6 +64,7 @@ function safeLocalStorage(): StorageLike | undefined {
 /**
  * Inline, render-blocking script placed in <head>: applies the saved theme before first paint so
  * there is no flash. Same rule as parseTheme (kept tiny on purpose; covered by theme.test.ts).
- * Without JavaScript the server-rendered `class="dark"` stays, i.e. the default.
+ * Without JavaScript the server-rendered `class="dark"` stays, i.e. the default. It also marks the page `js`, so
+ * what only a page without scripts needs (`[.js_&]:hidden`) never flashes before hydration.
  */
-export const THEME_INIT_SCRIPT = `(function(){var d=document.documentElement,t="${DEFAULT_THEME}";try{var s=localStorage.getItem("${THEME_STORAGE_KEY}");if(s==="light"||s==="dark")t=s}catch(e){console.warn("[theme]",e)}d.classList.toggle("dark",t==="dark");var m=document.querySelector('meta[name="theme-color"]');if(m)m.setAttribute("content",t==="dark"?"${THEME_COLORS.dark}":"${THEME_COLORS.light}")})();`;
+export const THEME_INIT_SCRIPT = `(function(){var d=document.documentElement,t="${DEFAULT_THEME}";d.classList.toggle("js",true);try{var s=localStorage.getItem("${THEME_STORAGE_KEY}");if(s==="light"||s==="dark")t=s}catch(e){console.warn("[theme]",e)}d.classList.toggle("dark",t==="dark");var m=document.querySelector('meta[name="theme-color"]');if(m)m.setAttribute("content",t==="dark"?"${THEME_COLORS.dark}":"${THEME_COLORS.light}")})();`;
