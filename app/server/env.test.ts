@@ -60,6 +60,17 @@ describe("parseEnv", () => {
     expect(message).not.toContain("hunter2");
   });
 
+  it("takes Conversa ao vivo's provider only at a ws(s):// URL, and its credits per minute as a positive integer", () => {
+    expect(parseEnv({ ...VALID, OPENAI_REALTIME_URL: "wss://api.openai.com/v1/realtime", LIVE_CREDITS_PER_MINUTE: " 2 " })).toMatchObject({
+      OPENAI_REALTIME_URL: "wss://api.openai.com/v1/realtime",
+      LIVE_CREDITS_PER_MINUTE: "2",
+    });
+    expect(problemsOf({ ...VALID, OPENAI_REALTIME_URL: "https://api.openai.com/v1/realtime", LIVE_CREDITS_PER_MINUTE: "0" }).problems).toEqual([
+      "OPENAI_REALTIME_URL não é uma URL ws(s) válida",
+      "LIVE_CREDITS_PER_MINUTE deve ser um número inteiro positivo",
+    ]);
+  });
+
   it("accepts postgresql:// and local URLs with ports", () => {
     expect(() =>
       parseEnv({
