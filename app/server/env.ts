@@ -2,8 +2,12 @@
 // cron in server.ts): a missing or malformed variable is one clear error naming it, not a 500 later.
 // See docs/decisions/0011-security-headers-and-config.md.
 import { z } from "zod";
-import type { LiveConversation } from "~/features/live/relay.server";
 import type { LessonChannel } from "./lesson-channel";
+
+/** What the worker calls on a learner's LiveConversation object (the class is app/features/live/relay.server.ts). */
+export interface LiveConversationObject extends Rpc.DurableObjectBranded {
+  closeUser(userId: string): Promise<number>;
+}
 
 /** Worker bindings and variables (wrangler.toml [vars], secrets, .dev.vars). */
 export interface Env {
@@ -30,7 +34,7 @@ export interface Env {
   /** One Durable Object per lesson pushing "new comment" over WebSockets. Absent in unit tests and vite dev. */
   LESSON_CHANNELS?: DurableObjectNamespace<LessonChannel>;
   /** One Durable Object per learner relaying their live spoken session (Conversa ao vivo). Absent in unit tests and vite dev. */
-  LIVE_CONVERSATIONS?: DurableObjectNamespace<LiveConversation>;
+  LIVE_CONVERSATIONS?: DurableObjectNamespace<LiveConversationObject>;
   /** Any OpenAI-compatible API (OpenAI, Groq, OpenRouter, a local server), e.g. https://api.openai.com/v1. Takes precedence. */
   OPENAI_BASE_URL?: string;
   OPENAI_API_KEY?: string;
