@@ -17,7 +17,7 @@ class FakeBuffer implements PlayerBuffer {
 
 class FakeSource implements PlayerSource {
   buffer: PlayerBuffer | null = null;
-  onended: (() => void) | null = null;
+  onended: ((event: Event) => void) | null = null;
   startedAt: number | null = null;
   stopped = false;
   connected = false;
@@ -56,7 +56,8 @@ class FakeContext implements PlayerContext {
   /** Moves the clock and ends the sources it passed, as the audio thread would. */
   advance(seconds: number) {
     this.currentTime += seconds;
-    for (const source of this.sources) if (source.startedAt !== null && !source.stopped && source.end <= this.currentTime) source.onended?.();
+    for (const source of this.sources)
+      if (source.startedAt !== null && !source.stopped && source.end <= this.currentTime) source.onended?.(new Event("ended"));
   }
   get scheduled() {
     return this.sources.filter((s) => s.startedAt !== null);
@@ -217,7 +218,7 @@ describe("speaking", () => {
     const ended = context.scheduled.at(-1)!;
     player.stop();
     expect(player.isSpeaking()).toBe(false);
-    ended.onended?.(); // a late 'ended' from a stopped source changes nothing
+    ended.onended?.(new Event("ended")); // a late 'ended' from a stopped source changes nothing
     expect(listener).toHaveBeenCalledTimes(4);
   });
 

@@ -12,7 +12,7 @@ export interface PlayerBuffer {
 
 export interface PlayerSource {
   buffer: PlayerBuffer | null;
-  onended: (() => void) | null;
+  onended: ((event: Event) => void) | null;
   connect(destination: never): unknown;
   start(when: number): void;
   stop(): void;
