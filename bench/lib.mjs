@@ -41,8 +41,8 @@ export function writeBenchVars(path, { port, pgPort, extra = "" }) {
 }
 
 /**
- * The settings that point the app at the fake upstream on `upstream` (its default keys): Nika's AI, the pronunciation
- * scorer and Stripe, with credits enough for any run.
+ * The settings that point the app at the fake upstream on `upstream` (its default keys): Nika's AI (its realtime
+ * provider too), the pronunciation scorer and Stripe, with credits enough for any run.
  * @param {string} upstream
  */
 export function upstreamVars(upstream) {
@@ -51,6 +51,8 @@ export function upstreamVars(upstream) {
     `OPENAI_BASE_URL=${upstream}/v1`,
     "OPENAI_API_KEY=test-openai-key",
     "OPENAI_CHAT_MODEL=fake-chat",
+    `OPENAI_REALTIME_URL=${upstream.replace(/^http/, "ws")}/v1/realtime`,
+    "OPENAI_REALTIME_MODEL=fake-realtime",
     "AZURE_SPEECH_KEY=test-azure-key",
     `AZURE_SPEECH_ENDPOINT=${upstream}`,
     "STRIPE_SECRET_KEY=sk_test_fake",

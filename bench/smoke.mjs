@@ -21,6 +21,7 @@ const BENCHES = [
   "pronunciation",
   "stripe-webhook",
   "chat-ttft",
+  "live",
   "throughput",
   "profile",
   "lighthouse",
