@@ -119,7 +119,6 @@ export function LiveConversation({ conversationId, modeTitle, chatHref, creditsP
               variant="secondary"
               size="lg"
               className={tall}
-              aria-pressed={live.muted}
               disabled={status === "connecting"}
               onClick={() => session.setMuted(!live.muted)}
             >
