@@ -16,6 +16,7 @@ import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { connectLiveSession } from "~/features/live/connect.server";
 import { LIVE_CLOSE, LIVE_FRAME_MS, LIVE_SAMPLE_RATE, type ServerMessage } from "~/features/live/protocol";
+import { PROVIDER_CONNECT_TIMEOUT_MS } from "~/features/live/provider.server";
 import { createSession } from "~/server/auth.server";
 import { creditPeriod } from "~/server/credits.server";
 import type { Database } from "~/server/db.server";
@@ -104,6 +105,7 @@ type FakeSession = {
   cancels: number;
   truncates: { item_id: string; audio_end_ms: number }[];
   responses: { itemId: string; status: string }[];
+  closeCode: number | null;
 };
 const providerSessions = async (): Promise<FakeSession[]> => (await fetch(`${fake.url}/__live/sessions`)).json();
 
@@ -240,6 +242,21 @@ describe("LiveConversation: a spoken turn", () => {
     const [provider] = await providerSessions();
     expect(provider!.sessionUpdate.instructions).toContain("Learner: I like football");
   });
+});
+
+describe("LiveConversation: a long session", () => {
+  it("outlives the provider's connection timeout: the socket is not tied to it", async () => {
+    const target = await learner(50);
+    const browser = await openBrowser(target);
+    await ready(browser);
+    // A learner talking on past the timeout (speak() sends 1.6 × real time, so this much audio lasts that long).
+    await speak(browser, (PROVIDER_CONNECT_TIMEOUT_MS + 1_500) * 1.6, 0);
+    expect(browser.of("ended")).toEqual([]);
+    browser.socket.send(JSON.stringify({ type: "end" }));
+    expect((await browser.closed).code).toBe(LIVE_CLOSE.ended);
+    const [provider] = await providerSessions();
+    expect(provider!.closeCode).toBe(1000); // closed by the relay at the end, not lost
+  }, 30_000);
 });
 
 describe("LiveConversation: barge-in", () => {

@@ -86,16 +86,12 @@ export const END_MESSAGES: Record<LiveEndReason, string> = {
   access_lost: "Sua sessão não permite mais a conversa ao vivo. Entre de novo.",
 };
 
-/** The visible state of a session. */
-export type LiveState = "connecting" | "listening" | "nika_speaking";
-
 export type Speaker = "learner" | "nika";
 
 /** Relay → browser (JSON text frames). Binary frames from the relay are Nika's audio of the current item. */
 export type ServerMessage =
   /** The session is running: its id (to resume it after a drop), what it costs and what is left. */
   | { type: "ready"; sessionId: string; creditsPerMinute: number; balance: number; maxSeconds: number; resumed: boolean }
-  | { type: "state"; state: LiveState }
   /** The learner started speaking (provider VAD): stop Nika's playback now and answer with `interrupted`. */
   | { type: "speech_started" }
   /** Nika's audio for `itemId` starts; the binary frames that follow belong to it. */
@@ -109,11 +105,7 @@ export type ServerMessage =
 /** Browser → relay (JSON text frames). Binary frames from the browser are microphone audio. */
 export type ClientMessage =
   /** Playback of `itemId` stopped after `playedMs` milliseconds because the learner spoke over it. */
-  | { type: "interrupted"; itemId: string; playedMs: number }
-  /** The learner muted or unmuted (the relay stops counting silence against a muted learner). */
-  | { type: "mute"; muted: boolean }
-  | { type: "end" }
-  | { type: "ping" };
+  { type: "interrupted"; itemId: string; playedMs: number } | { type: "end" } | { type: "ping" };
 
 /** Parses a browser message; null for anything that is not exactly one of ours (the relay closes with badMessage). */
 export function parseClientMessage(text: string): ClientMessage | null {
@@ -136,8 +128,6 @@ export function parseClientMessage(text: string): ClientMessage | null {
         message.playedMs <= LIVE_LIMITS.maxSessionMs
         ? { type: "interrupted", itemId: message.itemId, playedMs: Math.floor(message.playedMs) }
         : null;
-    case "mute":
-      return typeof message.muted === "boolean" ? { type: "mute", muted: message.muted } : null;
     case "end":
       return { type: "end" };
     case "ping":

@@ -21,13 +21,19 @@ export async function openProviderSocket(config: RealtimeConfig): Promise<WebSoc
   url.protocol = url.protocol === "wss:" ? "https:" : "http:";
   url.searchParams.set("model", config.model);
   let response: Response;
+  // workerd ties a fetch's signal to the WebSocket it returns: the timeout must be cleared once the socket is here,
+  // or it would cut the session when it fires (AbortSignal.timeout cannot be cleared).
+  const connecting = new AbortController();
+  const timeout = setTimeout(() => connecting.abort(), PROVIDER_CONNECT_TIMEOUT_MS);
   try {
     response = await fetch(url, {
       headers: { Upgrade: "websocket", Authorization: `Bearer ${config.apiKey}` },
-      signal: AbortSignal.timeout(PROVIDER_CONNECT_TIMEOUT_MS),
+      signal: connecting.signal,
     });
   } catch (error) {
     throw new ProviderUnavailableError(`could not reach the realtime provider: ${String(error)}`);
+  } finally {
+    clearTimeout(timeout);
   }
   const socket = response.webSocket;
   if (!socket) throw new ProviderUnavailableError(`the realtime provider answered ${response.status} instead of a WebSocket`);

@@ -344,7 +344,6 @@ class LiveSession {
       maxSeconds: Math.max(0, Math.round((this.startedAt + this.timings.maxSessionMs - Date.now()) / 1000)),
       resumed,
     });
-    this.toBrowser({ type: "state", state: this.activeResponse ? "nika_speaking" : "listening" });
   }
 
   /** Barge-in: the learner speaks. The browser stops Nika at once (and tells how much it played); the provider stops generating. */
@@ -357,7 +356,6 @@ class LiveSession {
       this.activeResponse = null;
     }
     this.toBrowser({ type: "speech_started" });
-    this.toBrowser({ type: "state", state: "listening" });
   }
 
   private onLearnerTranscript(event: ProviderEvent) {
@@ -381,7 +379,6 @@ class LiveSession {
     if (this.announcedItem !== event.item_id) {
       this.announcedItem = event.item_id;
       this.toBrowser({ type: "nika_item", itemId: event.item_id });
-      this.toBrowser({ type: "state", state: "nika_speaking" });
     }
     item.firstAudioAt ??= performance.now();
     try {

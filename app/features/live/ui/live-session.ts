@@ -241,11 +241,7 @@ export function createLiveSession(options: { conversationId: string; balance: nu
         ready = true;
         lostAt = null;
         attempt = 0;
-        if (snapshot.muted) send({ type: "mute", muted: true });
         set({ status: liveStatus(), balance: message.balance, creditsPerMinute: message.creditsPerMinute, problem: null });
-        return;
-      case "state":
-        // What is heard decides "Nika falando" (the relay cannot know when playback ends).
         return;
       case "speech_started": {
         currentItem = null;
@@ -360,8 +356,8 @@ export function createLiveSession(options: { conversationId: string; balance: nu
 
   function setMuted(muted: boolean) {
     if (!capture || muted === snapshot.muted) return;
+    // Muting is the microphone's alone: no frames go out (the relay's silence rule counts a muted minute too).
     capture.setMuted(muted);
-    send({ type: "mute", muted });
     set({ muted });
   }
 
