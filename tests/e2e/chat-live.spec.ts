@@ -2,7 +2,7 @@
 // relays it through the learner's LiveConversation object (wrangler dev) to the fake realtime provider, whose reply is
 // a 440 Hz tone long enough for the learner's next "sentence" to speak over it. Without JavaScript the page explains
 // that live conversation needs it and links the text and voice-message chat.
-import { budget, expect, FAKE_UPSTREAM, fakeMicrophone, jsEnabled, test, userByEmail, waitForHydration } from "./support";
+import { budget, expect, expectAccessible, FAKE_UPSTREAM, fakeMicrophone, jsEnabled, test, userByEmail, waitForHydration } from "./support";
 
 test.use(fakeMicrophone("live", { seconds: 1, hz: 300, silence: 2.5 }));
 
@@ -32,6 +32,7 @@ test("the learner talks with Nika live: captions both ways, Nika stops when spok
   await page.getByRole("link", { name: "Conversa ao vivo" }).click();
   await expect(page).toHaveURL(/\/chat-with-nika\/english\/ao-vivo\?c=/);
   const live = page.getByTestId("live-conversation");
+  await expectAccessible(page);
   await page.getByRole("button", { name: "Começar conversa" }).click();
 
   // The learner's words, captioned, then Nika's voice and words.
@@ -50,6 +51,7 @@ test("the learner talks with Nika live: captions both ways, Nika stops when spok
 
   await page.getByRole("button", { name: "Encerrar" }).click();
   await expect(live).toHaveAttribute("data-live-state", "ended");
+  await expectAccessible(page); // with the captions of both sides and the end message
   await expect.poll(async () => (await providerSessions()).at(-1)?.closedAt ?? null).not.toBeNull();
   expect((await userByEmail(learner.email)).monthlyCredits).toBe(49); // 50, one minute begun
 
@@ -66,6 +68,7 @@ test("without JavaScript the page says live conversation needs it and links the 
   await page.getByRole("link", { name: "Conversa ao vivo" }).click();
   await expect(page.getByText("A conversa ao vivo precisa de JavaScript.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Começar conversa" })).toHaveCount(0);
+  await expectAccessible(page);
   await page.getByRole("link", { name: "Ir para o chat por texto e voz" }).click();
   await expect(page).toHaveURL(/\/chat-with-nika\/english\?c=/);
 });
