@@ -5,6 +5,7 @@ import {
   bigserial,
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
@@ -58,10 +59,25 @@ export const users = pgTable(
     /** 1–7: one of the bundled avatars (spec §3: default the second). */
     avatar: smallint("avatar").notNull().default(2),
     englishLevelAt: timestamp("english_level_at", { withTimezone: true }),
+    /** Points a day the learner aims for (10 Leve, 20 Regular, 30 Sério, 50 Intenso). */
+    dailyGoal: smallint("daily_goal").notNull().default(20),
+    /** When the learner chose a goal (null: the home page offers the choice once they have an activity). */
+    dailyGoalChosenAt: timestamp("daily_goal_chosen_at", { withTimezone: true }),
+    /** The streak ("ofensiva") as of `lastActiveDay`, kept by recordActivity; streak_events has its history. */
+    currentStreak: integer("current_streak").notNull().default(0),
+    longestStreak: integer("longest_streak").notNull().default(0),
+    streakFreezes: smallint("streak_freezes").notNull().default(0),
+    /** The last São Paulo day with a finished activity. */
+    lastActiveDay: date("last_active_day", { mode: "string" }),
+    /** "Lembrete diário" by e-mail (opt-in), and the São Paulo day the last one went out. */
+    reminderOptIn: boolean("reminder_opt_in").notNull().default(false),
+    reminderSentDay: date("reminder_sent_day", { mode: "string" }),
     ...timestamps,
   },
   (t) => [
     uniqueIndex("users_email_unique").on(t.email),
+    check("users_daily_goal_check", sql`${t.dailyGoal} in (10, 20, 30, 50)`),
+    check("users_streak_freezes_range", sql`${t.streakFreezes} between 0 and 2`),
     check("users_credits_non_negative", sql`${t.monthlyCredits} >= 0`),
     check("users_purchased_credits_range", sql`${t.purchasedCredits} between 0 and ${t.monthlyCredits}`),
     check("users_course_completion_range", sql`${t.courseCompletion} between 0 and 100`),
@@ -635,6 +651,64 @@ export const liveConnections = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.lessonId] })],
 );
 
+// ——— the daily habit (issue 37) ———
+
+export const ACTIVITY_KINDS = [
+  "lesson_completed",
+  "flashcard_game",
+  "review_game",
+  "pronunciation_attempt",
+  "chat_exchange",
+  "level_test",
+  "live_minute",
+] as const;
+export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
+
+/** Every finished learning action, once (unique per learner, kind and the action's own id), on its São Paulo day. */
+export const activities = pgTable(
+  "activities",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ACTIVITY_KINDS }).notNull(),
+    /** The action's own id (a lesson, a game, an attempt, a message…): the same action is one activity. */
+    ref: text("ref").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    points: smallint("points").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("activities_user_kind_ref_unique").on(t.userId, t.kind, t.ref),
+    index("activities_user_day_idx").on(t.userId, t.day),
+    check("activities_kind_check", sql`${t.kind} in ${sql.raw(`(${ACTIVITY_KINDS.map((k) => `'${k}'`).join(", ")})`)}`),
+    check("activities_points_check", sql`${t.points} >= 0`),
+  ],
+);
+
+export const STREAK_EVENT_KINDS = ["extended", "frozen", "broken", "freeze_earned"] as const;
+
+/** Every change of a learner's streak, one row per day and kind: the streak can be audited and recomputed from them. */
+export const streakEvents = pgTable(
+  "streak_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    kind: text("kind", { enum: STREAK_EVENT_KINDS }).notNull(),
+    streakAfter: integer("streak_after").notNull(),
+    freezesAfter: smallint("freezes_after").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("streak_events_user_day_kind_unique").on(t.userId, t.day, t.kind),
+    check("streak_events_kind_check", sql`${t.kind} in ('extended', 'frozen', 'broken', 'freeze_earned')`),
+  ],
+);
+
 // ——— Conversa ao vivo (issue 36) ———
 
 /** One live spoken session of a learner in a conversation, relayed by the learner's LiveConversation object. */
@@ -684,7 +758,9 @@ export const liveMinutes = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.sessionId, t.minute] }),
-    index("live_minutes_pending_idx").on(t.startedAt).where(sql`${t.status} = 'pending'`),
+    index("live_minutes_pending_idx")
+      .on(t.startedAt)
+      .where(sql`${t.status} = 'pending'`),
     check("live_minutes_status_check", sql`${t.status} in ('pending', 'used', 'refunded')`),
   ],
 );
