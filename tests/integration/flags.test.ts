@@ -21,6 +21,7 @@ describe("feature flags", () => {
       "feature_chat_english",
       "feature_chat_english_test",
       "feature_chat_game",
+      "feature_chat_live",
       "feature_chat_portuguese",
       "feature_chat_roleplay",
       "feature_flashcards",
