@@ -268,6 +268,8 @@ export const mailOutbox = pgTable(
     textBody: text("text_body").notNull(),
     htmlBody: text("html_body").notNull(),
     kind: text("kind").notNull(),
+    /** Extra headers sent with the message (e.g. List-Unsubscribe), shown by /dev/mailbox. */
+    headers: jsonb("headers").$type<Record<string, string>>(),
     /** sent | failed | not_configured (no mail API: kept only here, readable at /dev/mailbox) */
     status: text("status").notNull(),
     providerMessageId: text("provider_message_id"),
