@@ -1,4 +1,5 @@
 import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
+import { sendDailyReminders } from "./app/features/reminders/reminders.server";
 import { monthlyAllowance, refundAbandonedSpends, renewAllCredits } from "./app/server/credits.server";
 import { answeringDatabaseUnavailable, createRequestDb } from "./app/server/db.server";
 import { ConfigError, isProduction, loadEnv, type Env } from "./app/server/env";
@@ -18,8 +19,15 @@ const handleRemixRequest = createRequestHandler(build as unknown as ServerBuild)
 const configErrorResponse = (error: ConfigError) =>
   new Response(error.message, { status: 500, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
 
-/** wrangler.toml's crons: the monthly renewal (00:00 on day 1 in São Paulo); the other one (every 5 minutes) sweeps. */
-const MONTHLY_RENEWAL_CRON = "0 3 1 * *";
+/** wrangler.toml's crons, each with its job. */
+const CRONS = {
+  /** The monthly renewal: 00:00 on day 1 in São Paulo. */
+  monthlyRenewal: "0 3 1 * *",
+  /** The sweep of credits a dying request left spent without their message or attempt. */
+  sweep: "*/5 * * * *",
+  /** The daily reminder e-mails ("Lembrete diário"), considered every hour. */
+  reminders: "0 * * * *",
+} as const;
 
 export default {
   async fetch(request, env, ctx) {
@@ -57,16 +65,32 @@ export default {
     }
   },
 
-  /** Monthly credits: cron "0 3 1 * *" (00:00 on day 1 in America/Sao_Paulo); every 5 minutes, the abandoned-spends sweep. */
+  /** The cron triggers (wrangler.toml), dispatched by their cron string (CRONS). */
   async scheduled(controller, rawEnv, ctx) {
     const env = loadEnv(rawEnv); // a ConfigError fails the cron run, with the same message
-    const requestDb = createRequestDb(env);
-    const job =
-      controller.cron === MONTHLY_RENEWAL_CRON
-        ? renewAllCredits(requestDb.db, monthlyAllowance(env), new Date())
-        : refundAbandonedSpends(requestDb.db, new Date()).then((refunded) => {
+    let run: (db: ReturnType<typeof createRequestDb>["db"]) => Promise<unknown>;
+    switch (controller.cron) {
+      case CRONS.monthlyRenewal:
+        run = (db) => renewAllCredits(db, monthlyAllowance(env), new Date());
+        break;
+      case CRONS.sweep:
+        run = (db) =>
+          refundAbandonedSpends(db, new Date()).then((refunded) => {
             if (refunded.chatMessages || refunded.attempts || refunded.liveMinutes) console.warn("[sweep] abandoned spends refunded", refunded);
           });
-    ctx.waitUntil(job.finally(() => requestDb.close()));
+        break;
+      case CRONS.reminders:
+        // The hour it was scheduled for decides who is due (the São Paulo hour, the 22:00 limit).
+        run = (db) =>
+          sendDailyReminders(db, env, new Date(controller.scheduledTime)).then((result) => {
+            if (result.failed) console.warn("[reminders] some reminders could not be sent", result);
+          });
+        break;
+      default:
+        console.error("[cron] no job for", controller.cron);
+        return;
+    }
+    const requestDb = createRequestDb(env);
+    ctx.waitUntil(run(requestDb.db).finally(() => requestDb.close()));
   },
 } satisfies ExportedHandler<Env>;

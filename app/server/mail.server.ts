@@ -7,7 +7,15 @@ import type { Database } from "./db.server";
 import type { Env } from "./env";
 import { mailOutbox } from "./schema";
 
-export type Mail = { to: string; subject: string; text: string; html: string; kind: string };
+export type Mail = {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  kind: string;
+  /** Extra headers (e.g. List-Unsubscribe), sent through the API and kept in the outbox. */
+  headers?: Record<string, string>;
+};
 export type MailResult = { id: number; status: "sent" | "failed" | "not_configured" };
 
 type MailEnv = Pick<Env, "MAIL_API_URL" | "MAIL_API_KEY" | "MAIL_FROM">;
@@ -23,6 +31,7 @@ export async function sendMail(db: Database, env: MailEnv, mail: Mail): Promise<
       textBody: mail.text,
       htmlBody: mail.html,
       kind: mail.kind,
+      headers: mail.headers ?? null,
       status: configured ? "failed" : "not_configured",
     })
     .returning({ id: mailOutbox.id });
@@ -38,6 +47,7 @@ export async function sendMail(db: Database, env: MailEnv, mail: Mail): Promise<
         subject: mail.subject,
         html: mail.html,
         text: mail.text,
+        headers: mail.headers,
       }),
       signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
     });
@@ -55,4 +65,27 @@ export async function sendMail(db: Database, env: MailEnv, mail: Mail): Promise<
       .where(eq(mailOutbox.id, row!.id));
     return { id: row!.id, status: "failed" };
   }
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+/**
+ * The HTML version of every message: the title, the paragraphs, an optional button with its link spelled out, and an
+ * optional small footer link (e.g. to stop a kind of message).
+ */
+export function mailLayout(
+  title: string,
+  paragraphs: string[],
+  action?: { label: string; url: string },
+  footerLink?: { label: string; url: string },
+) {
+  const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join("");
+  const button = action
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:#4f46e5;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none;display:inline-block">${escapeHtml(action.label)}</a></p><p style="font-size:12px;color:#555">Se o botão não funcionar, copie este link: ${escapeHtml(action.url)}</p>`
+    : "";
+  const footer = footerLink
+    ? `<p style="font-size:12px;color:#555"><a href="${escapeHtml(footerLink.url)}" style="color:#555">${escapeHtml(footerLink.label)}</a></p>`
+    : "";
+  return `<!doctype html><html lang="pt-BR"><body style="font-family:system-ui,sans-serif;color:#111;max-width:560px;margin:auto;padding:24px"><h1 style="font-size:20px">${escapeHtml(title)}</h1>${body}${button}<p style="font-size:12px;color:#555">Equipe Nika</p>${footer}</body></html>`;
 }

@@ -465,7 +465,7 @@ const server = http.createServer(async (req, res) => {
         return json(res, 500, { statusCode: 500, name: "application_error", message: "Injected failure" });
       }
       const id = crypto.randomUUID();
-      emails.push({ id, from: body.from, to, subject: body.subject, html: body.html, text: body.text, at: Date.now() });
+      emails.push({ id, from: body.from, to, subject: body.subject, html: body.html, text: body.text, headers: body.headers, at: Date.now() });
       return json(res, 200, { id });
     }
 

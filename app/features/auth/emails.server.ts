@@ -1,16 +1,5 @@
 // E-mail texts (pt-BR). Plain text plus a minimal HTML version with the same link.
-import type { Mail } from "~/server/mail.server";
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
-
-function layout(title: string, paragraphs: string[], action?: { label: string; url: string }) {
-  const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join("");
-  const button = action
-    ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:#4f46e5;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none;display:inline-block">${escapeHtml(action.label)}</a></p><p style="font-size:12px;color:#555">Se o botão não funcionar, copie este link: ${escapeHtml(action.url)}</p>`
-    : "";
-  return `<!doctype html><html lang="pt-BR"><body style="font-family:system-ui,sans-serif;color:#111;max-width:560px;margin:auto;padding:24px"><h1 style="font-size:20px">${escapeHtml(title)}</h1>${body}${button}<p style="font-size:12px;color:#555">Equipe Nika</p></body></html>`;
-}
+import { mailLayout as layout, type Mail } from "~/server/mail.server";
 
 const firstName = (name: string) => name.trim().split(/\s+/)[0] ?? name;
 

@@ -22,6 +22,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       subject: mailOutbox.subject,
       text: mailOutbox.textBody,
       kind: mailOutbox.kind,
+      headers: mailOutbox.headers,
       status: mailOutbox.status,
       createdAt: mailOutbox.createdAt,
     })
@@ -83,6 +84,15 @@ export default function DevMailbox() {
               Para <span data-testid="mail-to">{message.to}</span> · {message.kind} · {message.status} ·{" "}
               {new Date(message.createdAt).toLocaleString("pt-BR", { timeZone: "America/Sao_Paulo" })}
             </p>
+            {message.headers ? (
+              <dl className="mt-2 text-xs text-slate-600 dark:text-slate-400" data-testid="mail-headers">
+                {Object.entries(message.headers).map(([name, value]) => (
+                  <div key={name} className="break-all">
+                    <dt className="inline font-semibold">{name}:</dt> <dd className="inline">{value}</dd>
+                  </div>
+                ))}
+              </dl>
+            ) : null}
             <p className="mt-2 whitespace-pre-wrap text-sm">
               <TextWithLinks text={message.text} />
             </p>
