@@ -8,6 +8,7 @@ import { cn } from "~/components/cn";
 import { NoticeBox } from "~/components/notice";
 import { toast } from "~/components/Toaster";
 import type { Analytics, ConfigRow, ConsoleData } from "./console.server";
+import { HabitPanel } from "./HabitPanel";
 import { ANALYTICS_ERROR, CONFIG_MESSAGES } from "./messages";
 import type { ConfigActionData } from "./schemas";
 import { inputClass } from "./styles";
@@ -212,6 +213,7 @@ export function AnalyticsPanel({ analytics }: { analytics: Analytics | null }) {
               <Sparkline points={analytics.signupsPerDay} />
             </div>
           </div>
+          <HabitPanel habit={analytics.habit} />
         </>
       )}
     </section>

@@ -8,6 +8,7 @@ import { jsonValue, rowsOf, type DbOrTx } from "~/server/db.server";
 import { forgetFlags } from "~/server/flags.server";
 import { parseForm } from "~/server/request.server";
 import { appConfig } from "~/server/schema";
+import { habitColumns, readHabit, type HabitAnalytics } from "./habit.server";
 import { CONFIG_MESSAGES, configSchema, type ConfigActionData } from "./schemas";
 
 export type ConfigRow = { id: number; key: string; value: boolean; text: string | null; description: string; isText: boolean };
@@ -42,6 +43,8 @@ export type Analytics = {
   creditsSpent30Days: { feature: string; credits: number }[];
   refunds30Days: number;
   signupsPerDay: { day: string; count: number }[];
+  /** Sign-up cohorts' retention and current streaks (habit.server.ts has the definitions). */
+  habit: HabitAnalytics;
 };
 
 /** Days of the sign-up series (today included), on the São Paulo calendar. */
@@ -78,7 +81,8 @@ export async function loadAnalytics(db: DbOrTx, now = new Date()): Promise<Analy
                              (${now}::timestamptz at time zone 'America/Sao_Paulo')::date, interval '1 day') as day
         left join (select (created_at at time zone 'America/Sao_Paulo')::date as d, count(*)::int as n from users
                    where created_at >= ${now}::timestamptz - interval '${sql.raw(String(SIGNUP_DAYS + 1))} days' group by 1) signups
-          on signups.d = day::date) as signups`);
+          on signups.d = day::date) as signups,
+      ${habitColumns(now)}`);
   const row = rowsOf(result)[0]!;
   return {
     totalUsers: Number(row.total_users),
@@ -93,6 +97,7 @@ export async function loadAnalytics(db: DbOrTx, now = new Date()): Promise<Analy
     creditsSpent30Days: jsonValue<{ feature: string; credits: number }[]>(row.spent30),
     refunds30Days: Number(row.refunds30),
     signupsPerDay: jsonValue<{ day: string; count: number }[]>(row.signups) ?? [],
+    habit: readHabit(row, now),
   };
 }
 

@@ -8,6 +8,7 @@ describe("navigation items", () => {
   it("match the spec's labels and targets", () => {
     expect(SIDEBAR_ITEMS.map((i) => [i.label, i.to])).toEqual([
       ["Início", "/"],
+      ["Progresso", "/progresso"],
       ["Chat with Nika", "/chat-with-nika"],
       ["Teacher FLIX", "/courses"],
       ["Labs", "/labs"],
@@ -30,6 +31,7 @@ describe("navigation items", () => {
     expect(isNavItemActive(item("/labs"), "/pronunciation-game/3")).toBe(true);
     expect(isNavItemActive(item("/chat-with-nika"), "/chat/lesson/x")).toBe(true);
     expect(isNavItemActive(item("/labs"), "/labs/")).toBe(true);
+    expect(isNavItemActive(item("/progresso"), "/progresso")).toBe(true);
   });
 });
 

@@ -1,5 +1,5 @@
 // Navigation chrome (spec §2 "Navigation chrome").
-import { ChatIcon, FlaskIcon, HomeIcon, SettingsIcon, VideoIcon, type IconComponent } from "~/components/icons";
+import { ChartIcon, ChatIcon, FlaskIcon, HomeIcon, SettingsIcon, VideoIcon, type IconComponent } from "~/components/icons";
 
 export type NavItem = {
   to: string;
@@ -11,9 +11,13 @@ export type NavItem = {
 
 const LABS_PAGES = ["/flashcard-v2", "/pronunciation-game", "/english-level-test"] as const;
 
-/** The app's sections, in order; `shortLabel` is the bottom navigation's narrower label where it differs. */
-const SECTIONS: readonly (NavItem & { shortLabel?: string })[] = [
+/**
+ * The app's sections, in order; `shortLabel` is the bottom navigation's narrower label where it differs. The bottom
+ * navigation keeps the spec's five; `sidebarOnly` sections are in the sidebar and the mobile menu sheet.
+ */
+const SECTIONS: readonly (NavItem & { shortLabel?: string; sidebarOnly?: true })[] = [
   { to: "/", label: "Início", icon: HomeIcon },
+  { to: "/progresso", label: "Progresso", icon: ChartIcon, sidebarOnly: true },
   { to: "/chat-with-nika", label: "Chat with Nika", shortLabel: "Chat Nika", icon: ChatIcon, also: ["/chat"] },
   { to: "/courses", label: "Teacher FLIX", shortLabel: "Cursos", icon: VideoIcon },
   { to: "/labs", label: "Labs", icon: FlaskIcon, also: LABS_PAGES },
@@ -24,7 +28,10 @@ const SECTIONS: readonly (NavItem & { shortLabel?: string })[] = [
 export const SIDEBAR_ITEMS: readonly NavItem[] = SECTIONS;
 
 /** Mobile bottom navigation. */
-export const BOTTOM_ITEMS: readonly NavItem[] = SECTIONS.map(({ shortLabel, ...item }) => ({ ...item, label: shortLabel ?? item.label }));
+export const BOTTOM_ITEMS: readonly NavItem[] = SECTIONS.filter((s) => !s.sidebarOnly).map(({ shortLabel, sidebarOnly: _, ...item }) => ({
+  ...item,
+  label: shortLabel ?? item.label,
+}));
 
 const underPrefix = (pathname: string, prefix: string) => pathname === prefix || pathname.startsWith(prefix + "/");
 
