@@ -66,7 +66,7 @@ test("picks an avatar that shows in the sidebar after a reload; install steps an
   const avatar = page.getByTestId("user-avatar").first();
   await expect(avatar).toHaveAttribute("src", "/avatars/avatar-2.svg");
   await expect(page.getByRole("radio", { name: "Gato" })).toBeChecked();
-  await expect(page.getByRole("radio")).toHaveCount(7);
+  await expect(page.getByRole("group", { name: "Escolha seu avatar" }).getByRole("radio")).toHaveCount(7);
   await expectAccessible(page);
 
   await page.getByText("Sapo", { exact: true }).click();

@@ -15,8 +15,9 @@ beforeAll(async () => {
   ({ db } = await createTestDb());
 });
 
+/** The avatar form (its intent; the tab's other forms are in today.test.ts). */
 const post = (jar: CookieJar, form: Record<string, string>) =>
-  call<AdminReply>(() => app.action(args(request("/config/app", { jar, form }), contextFor(db))));
+  call<AdminReply>(() => app.action(args(request("/config/app", { jar, form: { intent: "avatar", ...form } }), contextFor(db))));
 
 const avatarOf = async (id: string) => (await db.select({ avatar: users.avatar }).from(users).where(eq(users.id, id)))[0]!.avatar;
 const updatesOf = (id: string) => db.select().from(profileUpdates).where(eq(profileUpdates.userId, id));
@@ -27,7 +28,7 @@ describe("/config/app avatar", () => {
     expect(DEFAULT_AVATAR).toBe(2);
     expect(await avatarOf(id)).toBe(2);
     const page = await call<{ avatar: number }>(() => app.loader(args(request("/config/app", { jar }), contextFor(db))));
-    expect(page.data).toEqual({ avatar: 2 });
+    expect(page.data).toMatchObject({ avatar: 2 });
     expect((await call(() => app.loader(args(request("/config/app"), contextFor(db))))).location).toBe("/signin?redirectTo=%2Fconfig%2Fapp");
   });
 

@@ -27,6 +27,7 @@ export function AvatarPicker({ current, actionData }: { current: number; actionD
       </h2>
       <p className="mt-1 mb-4 text-sm text-slate-700 dark:text-slate-300">Aparece no menu lateral e nos seus comentários.</p>
       <fetcher.Form method="post" className="max-w-md">
+        <input type="hidden" name="intent" value="avatar" />
         <fieldset aria-describedby={error ? "avatar-error" : undefined}>
           <legend className="sr-only">Escolha seu avatar</legend>
           <div className="grid grid-cols-4 gap-3">

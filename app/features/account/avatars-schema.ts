@@ -10,6 +10,7 @@ export const AVATAR_MESSAGES = {
 } as const;
 
 export const avatarSchema = z.object({
+  intent: z.literal("avatar"),
   avatar: z.coerce
     .number({ error: AVATAR_MESSAGES.invalid })
     .int(AVATAR_MESSAGES.invalid)
@@ -17,4 +18,4 @@ export const avatarSchema = z.object({
     .max(AVATAR_COUNT, AVATAR_MESSAGES.invalid),
 });
 
-export type AvatarActionData = { result: SubmissionResult<string[]>; code: "invalid_avatar" };
+export type AvatarActionData = { result: SubmissionResult<string[]>; code: string };

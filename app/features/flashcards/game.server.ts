@@ -2,6 +2,7 @@
 // the game as the learner may see it (no right answer before it is given), answering once, and the
 // learner's memory of each card (FSRS) that builds review games.
 import { sql } from "drizzle-orm";
+import { recordActivitySafely } from "~/server/activity.server";
 import { spendCreditsThen } from "~/server/credits.server";
 import { jsonValue, rowsOf, type DbOrTx } from "~/server/db.server";
 import { cardAudioUrl, cardImageUrl, categoryTileUrl, type MediaRefs } from "./content.server";
@@ -19,8 +20,8 @@ export type Picker = { categories: CategoryTile[]; reviewCount: number };
  * Cards ready for review: due by FSRS, or missed the last time they were asked (a missed word comes
  * back at once, not only when its interval ends).
  */
-const readyForReview = (now: Date) => sql`(m.due <= ${now.toISOString()} or m.last_missed)`;
-const visibleCard = sql`not k.hidden and k.deleted_at is null`;
+export const readyForReview = (now: Date) => sql`(m.due <= ${now.toISOString()} or m.last_missed)`;
+export const visibleCard = sql`not k.hidden and k.deleted_at is null`;
 
 /** The 8 tiles and the review count, in one statement. */
 export async function loadPicker(db: DbOrTx, userId: string, now: Date): Promise<Picker> {
@@ -262,7 +263,8 @@ export type AnswerResult =
 /**
  * Stores the answer to one question of the learner's own game — once: the update matches only an
  * unanswered question whose options include the choice — and the game's counts in the same statement;
- * then the card's memory (FSRS).
+ * then the card's memory (FSRS). The answer that finishes the game (only one can) records it as the day's
+ * activity: a category game or a Revisão.
  */
 export async function answerQuestion(
   db: DbOrTx,
@@ -284,9 +286,9 @@ export async function answerQuestion(
           correct_count = g.correct_count + (select count(*)::int from answered where correct),
           finished_at = case when g.answered_count + 1 >= g.question_count then ${now.toISOString()}::timestamptz else g.finished_at end
         where g.id = ${gameId} and exists (select 1 from answered)
-        returning g.answered_count, g.correct_count, g.finished_at is not null as finished
+        returning g.kind, g.answered_count, g.correct_count, g.finished_at is not null as finished
       )
-      select a.card_id, a.correct, k.word, k.translation, c.answered_count, c.correct_count, c.finished,
+      select a.card_id, a.correct, k.word, k.translation, c.kind, c.answered_count, c.correct_count, c.finished,
         m.due, m.stability, m.difficulty, m.elapsed_days, m.scheduled_days, m.reps, m.lapses, m.state, m.last_review
       from answered a cross join counted c join flashcard_cards k on k.id = a.card_id
       left join flashcard_memory m on m.user_id = ${userId} and m.card_id = a.card_id`),
@@ -316,6 +318,11 @@ export async function answerQuestion(
     on conflict (user_id, card_id) do update set due = excluded.due, stability = excluded.stability, difficulty = excluded.difficulty,
       elapsed_days = excluded.elapsed_days, scheduled_days = excluded.scheduled_days, reps = excluded.reps, lapses = excluded.lapses,
       state = excluded.state, last_review = excluded.last_review, last_missed = excluded.last_missed`);
+  const finished = Boolean(answered.finished);
+  if (finished) {
+    const kind = answered.kind === "review" ? "review_game" : "flashcard_game";
+    await recordActivitySafely(db, { userId, kind, ref: gameId, at: now });
+  }
 
   return {
     ok: true,
@@ -325,7 +332,7 @@ export async function answerQuestion(
     translation: String(answered.translation),
     answeredCount: Number(answered.answered_count),
     correctCount: Number(answered.correct_count),
-    finished: Boolean(answered.finished),
+    finished,
   };
 }
 

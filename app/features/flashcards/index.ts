@@ -2,6 +2,9 @@
 // signed-in shell's loader asks it which pictures and sounds to warm after sign-in.
 import { FEEDBACK, SHIPPED_TILE_URLS } from "./content.server";
 
+/** The review's SQL rules (a card ready for review, a card shown to learners), for the home page's plan. */
+export { readyForReview, visibleCard } from "./game.server";
+
 /**
  * Spec §9 "image preloader after login", the flashcards' two groups in order: the 8 category tiles,
  * then the core assets (feedback sounds, tier pictures). From the shipped manifest: no query.

@@ -1,13 +1,39 @@
-import type { MetaFunction } from "@remix-run/cloudflare";
-import { useRouteLoaderData } from "@remix-run/react";
+// The home page: a greeting, "Hoje" (today's plan, the points against the daily goal, the streak; issue 37) and the
+// three feature cards. The goal is offered here once, after the learner's first activity.
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { DailyGoalForm } from "~/features/account/daily-goal-forms";
+import { dailyGoalSchema, refuseSubmission, saveHabitChoice } from "~/features/account/daily-goal.server";
 import { ChatArt, FlixArt, LabsArt } from "~/features/shell/art";
 import { FeatureCardGrid, type FeatureCardProps } from "~/features/shell/FeatureCard";
 import { SHELL_ROUTE_ID, firstName, type ShellData } from "~/features/shell/types";
+import { loadToday } from "~/features/today/plan.server";
+import { TodayPlan } from "~/features/today/TodayPlan";
 import type { RouteHandle } from "~/lib/access";
+import { DAILY_GOALS, saoPauloDay } from "~/server/activity.server";
+import { requireUser } from "~/server/auth.server";
+import { getFlags } from "~/server/flags.server";
+import { parseForm } from "~/server/request.server";
 
 export const handle: RouteHandle = { access: "user" };
 
 export const meta: MetaFunction = () => [{ title: "Início — Nika" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
+  const flags = await getFlags(context);
+  const now = new Date();
+  const today = await loadToday(context.db, user.id, flags, now, saoPauloDay(now));
+  return data({ today, goals: DAILY_GOALS }, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+/** The goal offered on this page (the same choice as /config/app); back here with a toast. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(request, context);
+  const submission = await parseForm(request, dailyGoalSchema);
+  if (submission.status !== "success") return refuseSubmission(submission);
+  return saveHabitChoice(context, user.id, submission.value, "/");
+}
 
 const HOME_CARDS: readonly FeatureCardProps[] = [
   {
@@ -35,11 +61,29 @@ const HOME_CARDS: readonly FeatureCardProps[] = [
 
 export default function Home() {
   const shell = useRouteLoaderData<ShellData>(SHELL_ROUTE_ID);
+  const { today, goals } = useLoaderData<typeof loader>();
+  const refused = useActionData<typeof action>();
   const name = shell ? firstName(shell.user.name) : "";
   return (
     <div className="mx-auto w-full max-w-5xl px-4 py-6 sm:px-6 sm:py-10">
       <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{name ? `Olá, ${name}!` : "Olá!"}</h1>
       <p className="mt-1 text-slate-600 dark:text-slate-300">O que vamos praticar hoje?</p>
+      <TodayPlan today={today}>
+        {today.offerGoal ? (
+          <div className="mt-4 rounded-xl bg-indigo-50 p-3 dark:bg-indigo-400/10" data-testid="goal-offer">
+            <p className="mb-2 text-sm font-medium">
+              Você já começou a praticar! Escolha quantos pontos por dia quer fazer (dá para mudar depois em Configurações → App).
+            </p>
+            <DailyGoalForm
+              id="meta-inicio"
+              goals={goals}
+              current={today.goal}
+              legend="Escolha sua meta diária"
+              error={refused?.result.error?.goal?.[0] ?? refused?.result.error?.[""]?.[0]}
+            />
+          </div>
+        ) : null}
+      </TodayPlan>
       <FeatureCardGrid cards={HOME_CARDS} />
     </div>
   );

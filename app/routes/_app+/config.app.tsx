@@ -1,13 +1,17 @@
 // /config/app (tab App): install the app, the avatar (stored on users.avatar, shown in the sidebar and
-// next to comments) and the theme toggle (spec §2, §4, §9).
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+// next to comments), the daily goal and the "Lembrete diário" opt-in (issue 37), and the theme toggle (spec §2, §4, §9).
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
 import { AppInstall } from "~/features/account/app-install";
 import { AvatarPicker } from "~/features/account/avatars-form";
-import { AVATAR_MESSAGES, avatarSchema, type AvatarActionData } from "~/features/account/avatars-schema";
+import { AVATAR_MESSAGES, avatarSchema } from "~/features/account/avatars-schema";
 import { saveAvatar } from "~/features/account/avatars.server";
+import { DailyGoalForm, ReminderForm } from "~/features/account/daily-goal-forms";
+import { dailyGoalSchema, refuseSubmission, reminderSchema, saveHabitChoice } from "~/features/account/daily-goal.server";
 import { ThemeToggle } from "~/features/shell/ThemeToggle";
 import type { RouteHandle } from "~/lib/access";
+import { DAILY_GOALS } from "~/server/activity.server";
 import { requireUser } from "~/server/auth.server";
 import { parseForm } from "~/server/request.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -18,25 +22,44 @@ export const meta: MetaFunction = () => [{ title: "App — Configurações — N
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
-  return { avatar: user.avatar };
+  return { avatar: user.avatar, dailyGoal: user.dailyGoal, goals: DAILY_GOALS, reminderOptIn: user.reminderOptIn };
 }
+
+const appSchema = z.discriminatedUnion("intent", [avatarSchema, dailyGoalSchema, reminderSchema]);
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
-  const submission = await parseForm(request, avatarSchema);
-  if (submission.status !== "success") {
-    return data<AvatarActionData>({ result: submission.reply(), code: "invalid_avatar" }, { status: 400 });
-  }
-  await saveAvatar(context, user.id, submission.value.avatar);
+  const submission = await parseForm(request, appSchema);
+  if (submission.status !== "success") return refuseSubmission(submission);
+  const input = submission.value;
+  if (input.intent !== "avatar") return saveHabitChoice(context, user.id, input, "/config/app");
+  await saveAvatar(context, user.id, input.avatar);
   return redirectWithToast(context.cloudflare.env, "/config/app", { type: "success", title: AVATAR_MESSAGES.saved });
 }
 
 export default function ConfigApp() {
-  const { avatar } = useLoaderData<typeof loader>();
+  const { avatar, dailyGoal, goals, reminderOptIn } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const refusedFor = (intent: string) => (actionData?.intent === intent ? actionData : undefined);
   return (
     <div className="space-y-10">
       <AppInstall />
-      <AvatarPicker current={avatar} actionData={useActionData<typeof action>()} />
+      <AvatarPicker current={avatar} actionData={refusedFor("avatar")} />
+      <section aria-labelledby="meta-titulo">
+        <h2 id="meta-titulo" className="mb-2 text-lg font-semibold">
+          Meta diária
+        </h2>
+        <p className="mb-3 text-sm text-slate-700 dark:text-slate-300">
+          Quantos pontos por dia você quer fazer. Cada aula, jogo, revisão, pronúncia e conversa vale pontos.
+        </p>
+        <DailyGoalForm
+          goals={goals}
+          current={dailyGoal}
+          legend="Escolha sua meta diária"
+          error={refusedFor("daily_goal")?.result.error?.goal?.[0]}
+        />
+      </section>
+      <ReminderForm optIn={reminderOptIn} error={refusedFor("reminder")?.result.error?.reminder?.[0]} />
       <section aria-labelledby="tema-titulo">
         <h2 id="tema-titulo" className="mb-2 text-lg font-semibold">
           Tema
