@@ -202,10 +202,7 @@ export const CHAT_MESSAGE_CREDIT_REASON = "chat_message";
  *   (a served minute is `used` within seconds), so it is marked `refunded` and its credits go back.
  * Each kind is one statement. Returns how many of each were refunded.
  */
-export async function refundAbandonedSpends(
-  db: DbOrTx,
-  now: Date,
-): Promise<{ chatMessages: number; attempts: number; liveMinutes: number }> {
+export async function refundAbandonedSpends(db: DbOrTx, now: Date): Promise<{ chatMessages: number; attempts: number; liveMinutes: number }> {
   const cutoff = new Date(now.getTime() - ABANDONED_AFTER_MS);
   const since = new Date(now.getTime() - ABANDONED_LOOKBACK_MS);
   // Reads the CTE `abandoned` (user_id, ref). Per user, the balance goes up by the user's count; each ledger row

@@ -75,10 +75,7 @@ export function ChatScreen({ page, aside }: { page: ChatPageData; aside?: (level
           </p>
         </div>
         {page.liveHref ? (
-          <Link
-            to={page.liveHref}
-            className="rounded-full bg-indigo-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-indigo-700"
-          >
+          <Link to={page.liveHref} className="rounded-full bg-indigo-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-indigo-700">
             Conversa ao vivo
           </Link>
         ) : null}
