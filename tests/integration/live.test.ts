@@ -131,6 +131,12 @@ const messagesOf = (conversationId: string) =>
   rows<{ role: string; text: string; transcription: string | null }>(
     sql`select role, text, transcription from chat_messages where conversation_id = ${conversationId} order by created_at, id`,
   );
+/** The live minutes counted as the learner's activity (ref `session:minute`, with their points). */
+const liveActivitiesOf = (userId: string) =>
+  rows<{ ref: string; points: number }>(
+    sql`select a.ref, a.points from activities a where a.user_id = ${userId} and a.kind = 'live_minute' order by a.created_at, a.ref`,
+  );
+const sessionIdOf = async (userId: string) => (await rows<{ id: string }>(sql`select id from live_sessions where user_id = ${userId}`))[0]!.id;
 const ledgerOf = (userId: string) =>
   rows<{ delta: number; reason: string }>(sql`select delta, reason from credit_ledger where user_id = ${userId} order by created_at, delta`);
 
@@ -224,6 +230,9 @@ describe("LiveConversation: a spoken turn", () => {
       sql`select status, end_reason from live_sessions where user_id = ${target.userId}`,
     );
     expect(session).toEqual({ status: "ended", end_reason: "ended" });
+    // The minute served is the day's activity, once.
+    const sessionId = await sessionIdOf(target.userId);
+    await vi.waitFor(async () => expect(await liveActivitiesOf(target.userId)).toEqual([{ ref: `${sessionId}:1`, points: 2 }]));
 
     // The provider got the mode's own prompt, the voice, and barge-in left to the relay.
     const [provider] = await providerSessions();
@@ -309,6 +318,10 @@ describe("LiveConversation: credits per started minute", () => {
       { minute: 2, status: "used", credits: 1 },
     ]);
     expect((await ledgerOf(target.userId)).map((row) => row.delta)).toEqual([-1, -1]);
+    const sessionId = await sessionIdOf(target.userId);
+    await vi.waitFor(async () =>
+      expect((await liveActivitiesOf(target.userId)).map((a) => a.ref)).toEqual([`${sessionId}:1`, `${sessionId}:2`]),
+    );
   });
 
   it("stops at 15 minutes, having charged exactly 15", async () => {
@@ -321,6 +334,7 @@ describe("LiveConversation: credits per started minute", () => {
     expect(closed.code).toBe(LIVE_CLOSE.timeLimit);
     expect(await balanceOf(target.userId)).toBe(35);
     expect((await minutesOf(target.userId)).map((m) => m.minute)).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
+    await vi.waitFor(async () => expect(await liveActivitiesOf(target.userId)).toHaveLength(15));
   });
 
   it("ends after a minute of silence, charged only the minute that began", async () => {
@@ -351,6 +365,12 @@ describe("LiveConversation: provider failures are refunded", () => {
       await vi.waitFor(async () => expect(await balanceOf(target.userId)).toBe(5));
       expect(await minutesOf(target.userId)).toEqual([{ minute: 1, status: "refunded", credits: 1 }]);
       expect((await ledgerOf(target.userId)).map((row) => `${row.delta} ${row.reason}`)).toEqual(["-1 live_minute", "1 refund:live_minute"]);
+      // A refunded minute is no activity (a minute's activity is written after the session's end: let those writes settle).
+      await vi.waitFor(async () =>
+        expect(await rows(sql`select 1 from live_sessions where user_id = ${target.userId} and status = 'ended'`)).toHaveLength(1),
+      );
+      await pause(1_000);
+      expect(await liveActivitiesOf(target.userId)).toEqual([]);
     });
   }
 });

@@ -11,6 +11,7 @@ import { and, asc, eq, isNull, lt, notExists, or, sql, type SQL } from "drizzle-
 import { validateAudioBlob } from "~/lib/audio/validate";
 import { errorMessage } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
+import { recordActivitySafely } from "~/server/activity.server";
 import { getAiProviders, NIKA_UNAVAILABLE } from "~/server/ai/index.server";
 import { ProviderError, toProviderError, type AiProviders, type ProviderErrorKind, type ProviderOptions } from "~/server/ai/types";
 import { forgetUserSessions, sessionStillValid, type AccessRefusal } from "~/server/auth.server";
@@ -474,6 +475,8 @@ async function storeNikaReply(
         .where(eq(users.id, conversation.userId));
       // A page load during the reply may have kept the learner without it: the account page must show it at once.
       forgetUserSessions(context, conversation.userId);
+      // A finished level test, once per test conversation (a retake is a new conversation).
+      await recordActivitySafely(context.db, { userId: conversation.userId, kind: "level_test", ref: conversation.id });
     }
   }
   const [row] = await context.db
@@ -700,6 +703,8 @@ export async function* sendMessageStream(
     return providerFailure(failure.kind);
   }
   const { reply, englishLevel } = await storeNikaReply(context, providers, conversation, raw);
+  // An exchange: the learner's message, answered (a greeting is not one). Its id is the ref: counted once.
+  await recordActivitySafely(context.db, { userId: user.id, kind: "chat_exchange", ref: userMessageId });
   return { status: "ok", userMessageId, reply, englishLevel, balance: spent.balance };
 }
 

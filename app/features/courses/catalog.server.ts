@@ -5,6 +5,7 @@ import type { Submission, SubmissionResult } from "@conform-to/react";
 import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { isUuid } from "~/lib/ids";
+import { recordActivitySafely } from "~/server/activity.server";
 import { jsonValue, rowsOf, type DbOrTx } from "~/server/db.server";
 import { notFound } from "~/server/request.server";
 import { lessons, modules, siteBanners, userLessonProgress } from "~/server/schema";
@@ -248,10 +249,11 @@ export type CompletionResult =
  * 2. on a first completion, add 1 to users.lessons_watched in SQL and, when this completion made the
  *    lesson's module fully complete, recompute modules_completed (modules with ≥ 1 lesson, all
  *    completed) and course_completion (rounded percent of all lessons completed, clamped 0–100).
+ * Then, once committed, the first completion is the day's activity (the lesson is its ref: completing again is not).
  */
 export async function completeLesson(db: DbOrTx, viewer: Viewer, lessonId: string | undefined, now = new Date()): Promise<CompletionResult> {
   if (!isUuid(lessonId)) return { status: "not_found" };
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx) => {
     const lesson = await findVisibleLesson(tx, viewer, lessonId);
     if (!lesson) return { status: "not_found" } as const;
 
@@ -307,6 +309,10 @@ export async function completeLesson(db: DbOrTx, viewer: Viewer, lessonId: strin
       },
     } as const;
   });
+  if (result.status === "completed") {
+    await recordActivitySafely(db, { userId: viewer.id, kind: "lesson_completed", ref: lessonId, at: now });
+  }
+  return result;
 }
 
 export const COMPLETION_ERROR = "Erro: Não foi possível marcar a aula como concluída.";

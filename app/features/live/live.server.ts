@@ -2,6 +2,7 @@
 // LiveConversation object (relay.server.ts) and the pages. Credits go through the credits module only.
 import { sql } from "drizzle-orm";
 import { CHAT_MODE_INFO, HISTORY_TURNS, systemPrompt, type ChatModeId } from "~/features/chat";
+import { recordActivitySafely } from "~/server/activity.server";
 import { refundCredits, spendCreditsThen } from "~/server/credits.server";
 import { rowsOf, type DbOrTx } from "~/server/db.server";
 import { LIVE_MODES } from "./config.server";
@@ -104,6 +105,19 @@ export async function refundMinute(db: DbOrTx, sessionId: string, minute: number
     if (!row) return null;
     return refundCredits(tx, row.user_id, Number(row.credits), LIVE_MINUTE_REFUND_REASON, row.ref);
   });
+}
+
+/**
+ * A minute that is over and was served (`used`: neither still pending nor refunded) is the day's activity, once
+ * (`session:minute` is its ref). Called when the minute ends, so a minute refunded for a provider failure never counts.
+ */
+export async function recordServedMinute(db: DbOrTx, input: { userId: string; sessionId: string; minute: number }): Promise<void> {
+  const [served] = rowsOf(
+    await db.execute(sql`
+      select 1 from live_minutes where session_id = ${input.sessionId} and minute = ${input.minute} and status = 'used'`),
+  );
+  if (!served) return;
+  await recordActivitySafely(db, { userId: input.userId, kind: "live_minute", ref: `${input.sessionId}:${input.minute}` });
 }
 
 /** A finished turn joins the conversation: the learner's words (as a voice message) or Nika's. */

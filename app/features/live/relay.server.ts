@@ -14,6 +14,7 @@ import {
   endLiveSession,
   heardPart,
   loadLiveContext,
+  recordServedMinute,
   refundMinute,
   storeTurn,
 } from "./live.server";
@@ -229,6 +230,7 @@ class LiveSession {
     if (sessionId) {
       if (this.providerFault && minute > 0) this.write((db) => refundMinute(db, sessionId, minute));
       this.write((db) => endLiveSession(db, sessionId, recordedReason));
+      if (!this.providerFault && minute > 0) this.recordMinute(minute);
     }
     void this.writes.finally(() => this.onEnded());
   }
@@ -261,6 +263,8 @@ class LiveSession {
       this.end("credits_exhausted");
       return false;
     }
+    // The minute before this one is over and served: it counts now (the current one when the session ends).
+    if (minute > 1) this.recordMinute(minute - 1);
     this.minute = minute;
     this.balance = charge.balance;
     const { minuteMs, maxSessionMs } = this.timings;
@@ -270,6 +274,11 @@ class LiveSession {
       this.later(() => void this.payNextMinute(this.providerReady ? "used" : "pending"), this.startedAt + minute * minuteMs - Date.now());
     }
     return true;
+  }
+
+  private recordMinute(minute: number) {
+    const sessionId = this.id!;
+    this.write((db) => recordServedMinute(db, { userId: this.userId, sessionId, minute }));
   }
 
   private providerFailed(why: string) {

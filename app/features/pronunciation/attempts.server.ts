@@ -5,6 +5,7 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import { sql } from "drizzle-orm";
 import { MIN_AUDIO_BYTES } from "~/lib/audio/validate";
 import { readWav } from "~/lib/audio/wav";
+import { ACTIVITY_POINTS, NEW_BEST_BONUS, recordActivitySafely } from "~/server/activity.server";
 import { ProviderError, type ProviderOptions } from "~/server/ai/index.server";
 import { spendCreditsThen } from "~/server/credits.server";
 import { jsonValue, rowsOf, type DbOrTx } from "~/server/db.server";
@@ -178,7 +179,8 @@ export function pronunciationScorer(context: AppLoadContext, options?: ProviderO
  * Spends 1 credit and creates the attempt in one statement (never one without the other), asks the
  * scorer, stores the recording for replay, and records the result. A failed scorer marks the attempt
  * failed and refunds the credit in one statement. The caller has checked the level, the flag, the
- * recording and that `scorer` reads its type.
+ * recording and that `scorer` reads its type. A scored attempt is the day's activity, with the bonus when it
+ * beats the learner's best at this level (as the result screen says "new best").
  */
 export async function scoreAttempt(
   context: AppLoadContext,
@@ -229,19 +231,33 @@ export async function scoreAttempt(
     }
     throw error;
   }
-  await recordScore(context.db, attemptId, assessment, (await stored) ? audioKey : null);
+  const newBest = await recordScore(context.db, attemptId, assessment, (await stored) ? audioKey : null);
+  if (newBest !== null) {
+    const points = ACTIVITY_POINTS.pronunciation_attempt + (newBest ? NEW_BEST_BONUS : 0);
+    await recordActivitySafely(context.db, { userId, kind: "pronunciation_attempt", ref: attemptId, points });
+  }
   return { ok: true, attemptId, balance: spend.balance };
 }
 
-async function recordScore(db: DbOrTx, attemptId: string, result: PronunciationAssessment, audioKey: string | null) {
-  await db.execute(sql`
-    update pronunciation_attempts set status = 'scored',
-      overall_score = ${result.overallScore}, accuracy_score = ${result.accuracyScore},
-      fluency_score = ${result.fluencyScore}, completeness_score = ${result.completenessScore},
-      pronunciation_score = ${result.pronunciationScore}, prosody_score = ${result.prosodyScore ?? null},
-      words = ${JSON.stringify(result.words)}::jsonb, recognized_text = ${result.recognizedText},
-      audio_key = ${audioKey}
-    where id = ${attemptId} and status = 'scoring'`);
+/**
+ * Stores the score; returns whether it beats the best scored before this attempt at its level (loadAttempt's
+ * previousBest: none yet counts as a new best), or null when the attempt was no longer scoring.
+ */
+async function recordScore(db: DbOrTx, attemptId: string, result: PronunciationAssessment, audioKey: string | null): Promise<boolean | null> {
+  const [row] = rowsOf<{ new_best: boolean }>(
+    await db.execute(sql`
+      update pronunciation_attempts a set status = 'scored',
+        overall_score = ${result.overallScore}, accuracy_score = ${result.accuracyScore},
+        fluency_score = ${result.fluencyScore}, completeness_score = ${result.completenessScore},
+        pronunciation_score = ${result.pronunciationScore}, prosody_score = ${result.prosodyScore ?? null},
+        words = ${JSON.stringify(result.words)}::jsonb, recognized_text = ${result.recognizedText},
+        audio_key = ${audioKey}
+      where a.id = ${attemptId} and a.status = 'scoring'
+      returning a.overall_score > coalesce((select max(b.overall_score) from pronunciation_attempts b
+        where b.user_id = a.user_id and b.level = a.level and b.status = 'scored'
+          and (b.created_at, b.id) < (a.created_at, a.id)), -1) as new_best`),
+  );
+  return row ? Boolean(row.new_best) : null;
 }
 
 /** Marks a scoring attempt failed and gives its credit back, in one statement (a second call does nothing). */
