@@ -40,7 +40,8 @@ test("chooses a goal and the reminder on /config/app, then sees the ring, the st
   await expect(plan.getByRole("link", { name: /Descubra seu nível/ })).toHaveAttribute("href", "/english-level-test");
   await expect(page.getByTestId("goal-offer")).toHaveCount(0); // chosen already
   // The three feature cards stay.
-  for (const name of ["Chat with Nika", "Teacher FLIX", "Labs"]) await expect(page.getByRole("link", { name: new RegExp(name) })).toBeVisible();
+  for (const name of ["Chat with Nika", "Teacher FLIX", "Labs"])
+    await expect(page.getByRole("main").getByRole("link", { name: new RegExp(`^${name}`) })).toBeVisible();
   await expectAccessible(page);
 });
 
@@ -63,7 +64,7 @@ test("offers the goal once on / after the first activity; choosing it there remo
   expect((await habitOf(learner.id)).goal).toBe(50);
 });
 
-test("a plan item is a link to its page", async ({ page }, testInfo) => {
+test("a plan item is a link to its page", async ({ page, learner: _ }, testInfo) => {
   await visit(page, "/");
   await page
     .getByRole("list", { name: "Plano de hoje" })

@@ -2,7 +2,18 @@
 // /config/app: plain post forms (a redirect with a toast after saving), so they work without JavaScript.
 import { Form, useNavigation } from "@remix-run/react";
 import { SubmitButton } from "~/components/button";
-import { FieldError } from "~/components/forms";
+
+/**
+ * A refused choice's message. Not `FieldError` of ~/components/form-fields: that module brings conform's client code,
+ * which the home page (where the goal is offered) otherwise does not load.
+ */
+function ChoiceError({ id, error }: { id: string; error?: string }) {
+  return error ? (
+    <p id={`${id}-error`} className="mt-1 text-sm text-red-700 dark:text-red-400">
+      {error}
+    </p>
+  ) : null;
+}
 
 export type GoalOption = { points: number; label: string };
 
@@ -45,7 +56,7 @@ export function DailyGoalForm({
           ))}
         </div>
       </fieldset>
-      <FieldError id={errorId} error={error} />
+      <ChoiceError id={errorId} error={error} />
       <SubmitButton className="mt-3" variant="secondary" pending={pending} pendingText="Salvando...">
         Salvar meta
       </SubmitButton>
@@ -74,7 +85,7 @@ export function ReminderForm({ optIn, error }: { optIn: boolean; error?: string 
           {optIn ? "Desativar lembrete diário" : "Ativar lembrete diário"}
         </SubmitButton>
       </Form>
-      <FieldError id="reminder" error={error} />
+      <ChoiceError id="reminder" error={error} />
     </section>
   );
 }
