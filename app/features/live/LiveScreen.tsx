@@ -6,7 +6,10 @@ import { ArrowLeftIcon } from "~/components/icons";
 import { useHydrated } from "~/lib/use-hydrated";
 import type { LivePageData } from "./page.server";
 
-const LiveConversation = lazy(() => import("./ui/LiveConversation").then((module) => ({ default: module.LiveConversation })));
+// Never rendered on the server (only after hydration): the server build leaves the island out of the worker.
+const LiveConversation = import.meta.env.SSR
+  ? () => null
+  : lazy(() => import("./ui/LiveConversation").then((module) => ({ default: module.LiveConversation })));
 
 export const NEEDS_JAVASCRIPT = "A conversa ao vivo precisa de JavaScript.";
 
