@@ -1,22 +1,34 @@
 import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
-import { sendDailyReminders } from "./app/features/reminders/reminders.server";
-import { monthlyAllowance, refundAbandonedSpends, renewAllCredits } from "./app/server/credits.server";
-import { answeringDatabaseUnavailable, createRequestDb } from "./app/server/db.server";
-import { ConfigError, isProduction, loadEnv, type Env } from "./app/server/env";
-import { formTargetOrigins, withSecurityHeaders } from "./app/server/security-headers.server";
 // eslint-disable-next-line @typescript-eslint/ban-ts-comment -- @ts-expect-error would fail once build/ exists
 // @ts-ignore - the server build exists only after `npm run build`
+import type { Env } from "./app/server/env";
+import type * as Worker from "./app/worker.server";
 import * as build from "./build/server";
-import { getLoadContext } from "./load-context";
+
+// The app's modules come through the build (entry.server.tsx re-exports app/worker.server.ts): imported here
+// directly, wrangler would bundle them twice.
+const {
+  answeringDatabaseUnavailable,
+  ConfigError,
+  createRequestDb,
+  formTargetOrigins,
+  getLoadContext,
+  isProduction,
+  loadEnv,
+  monthlyAllowance,
+  refundAbandonedSpends,
+  renewAllCredits,
+  sendDailyReminders,
+  withSecurityHeaders,
+} = (build as unknown as { entry: { module: { worker: typeof Worker } } }).entry.module.worker;
 
 // Durable Object classes must be exported by the worker entry (wrangler.toml binds LESSON_CHANNELS and LIVE_CONVERSATIONS).
-export { LessonChannel } from "./app/server/lesson-channel";
-export { LiveConversation } from "./app/features/live/relay.server";
+export const { LessonChannel, LiveConversation } = (build as unknown as { entry: { module: { worker: typeof Worker } } }).entry.module.worker;
 
 const handleRemixRequest = createRequestHandler(build as unknown as ServerBuild);
 
 /** A missing or malformed setting: one plain answer naming it (logged once per isolate by loadEnv). */
-const configErrorResponse = (error: ConfigError) =>
+const configErrorResponse = (error: InstanceType<typeof ConfigError>) =>
   new Response(error.message, { status: 500, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
 
 /** wrangler.toml's crons, each with its job. */

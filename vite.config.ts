@@ -33,5 +33,6 @@ export default defineConfig(({ command, isSsrBuild }) => ({
   ],
   ssr: { resolve: { conditions: ["workerd", "worker", "browser"] } },
   // The browser's chunks are grouped (scripts/vite-chunks.ts); the worker's bundle is one script whatever its chunks.
-  build: { sourcemap: false, rollupOptions: isSsrBuild ? {} : { output: { manualChunks: shellChunks() } } },
+  // `cloudflare:*` modules (the Durable Objects' base class) are the runtime's own: left for workerd to provide.
+  build: { sourcemap: false, rollupOptions: isSsrBuild ? { external: [/^cloudflare:/] } : { output: { manualChunks: shellChunks() } } },
 }));

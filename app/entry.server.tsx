@@ -81,3 +81,6 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
   console.error(`[500] ${request.method} ${new URL(request.url).pathname} (${context.requestId})`, error);
   context.cloudflare.ctx.waitUntil(saveServerError(context.db, error, { request, requestId: context.requestId }));
 };
+
+/** The app's parts the worker entry (server.ts) uses, reached through the server build (one copy in the worker). */
+export * as worker from "./worker.server";

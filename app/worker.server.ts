@@ -1,0 +1,11 @@
+// What the worker entry (server.ts) needs from the app. entry.server.tsx re-exports it, so server.ts reaches it
+// through the Remix server build: importing these modules from server.ts directly made wrangler bundle a second
+// copy of each (and of everything they import) next to the build's own.
+export { getLoadContext } from "../load-context";
+export { sendDailyReminders } from "./features/reminders/reminders.server";
+export { LiveConversation } from "./features/live/relay.server";
+export { monthlyAllowance, refundAbandonedSpends, renewAllCredits } from "./server/credits.server";
+export { answeringDatabaseUnavailable, createRequestDb } from "./server/db.server";
+export { ConfigError, isProduction, loadEnv } from "./server/env";
+export { LessonChannel } from "./server/lesson-channel";
+export { formTargetOrigins, withSecurityHeaders } from "./server/security-headers.server";
