@@ -69,7 +69,7 @@ function StreakSummary({ streak, maxFreezes }: { streak: Progress["streak"]; max
       <dl className="mt-3 grid grid-cols-3 gap-3">
         <Stat label="Atual" value={plural(streak.current, "dia", "dias")} />
         <Stat label="Maior ofensiva" value={plural(streak.longest, "dia", "dias")} />
-        <Stat label="Proteções" value={`${number(streak.freezes)} de ${maxFreezes}`} />
+        <Stat label="Protetores de ofensiva" value={`${number(streak.freezes)} de ${maxFreezes}`} />
       </dl>
       {note ? <p className={cn("mt-3 text-sm", muted)}>{note}</p> : null}
     </section>
@@ -268,7 +268,7 @@ function StreakCalendar({ days, calendar }: { days: ProgressDay[]; calendar: Pro
           <span aria-hidden className={cn("flex size-4 items-center justify-center rounded-full", STATE_CLASS.frozen)}>
             <SnowflakeIcon size={10} />
           </span>
-          Protegido: uma proteção cobriu o dia
+          Protegido: um protetor de ofensiva cobriu o dia
         </li>
         <li className="flex items-center gap-1.5">
           <span aria-hidden className="size-4 rounded-full outline-2 outline-amber-600 dark:outline-amber-300" />
