@@ -1,8 +1,8 @@
 import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
-// eslint-disable-next-line @typescript-eslint/ban-ts-comment -- @ts-expect-error would fail once build/ exists
-// @ts-ignore - the server build exists only after `npm run build`
 import type { Env } from "./app/server/env";
 import type * as Worker from "./app/worker.server";
+// eslint-disable-next-line @typescript-eslint/ban-ts-comment -- @ts-expect-error would fail once build/ exists
+// @ts-ignore - the server build exists only after `npm run build`
 import * as build from "./build/server";
 
 // The app's modules come through the build (entry.server.tsx re-exports app/worker.server.ts): imported here

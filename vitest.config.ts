@@ -4,6 +4,8 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   plugins: [tsconfigPaths()],
+  // workerd's own module, for the Durable Object classes the server build carries (see the file).
+  resolve: { alias: { "cloudflare:workers": new URL("tests/integration/cloudflare-workers.ts", import.meta.url).pathname } },
   test: {
     include: ["app/**/*.test.{ts,tsx}", "tests/integration/**/*.test.ts", "scripts/**/*.test.ts"],
     environment: "node",
