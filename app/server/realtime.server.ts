@@ -25,7 +25,8 @@ export async function publishLessonComment(context: AppLoadContext, lessonId: st
   }
 }
 
-const refuse = (status: number, message: string, headers?: HeadersInit) =>
+/** A WebSocket endpoint's refusal: plain text, never cached, no upgrade. */
+export const refuseUpgrade = (status: number, message: string, headers?: HeadersInit) =>
   new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", ...headers } });
 
 /** Browsers send Origin on WebSocket handshakes: only our own pages may open the channel. */
@@ -46,17 +47,17 @@ export function fromOwnOrigin(request: Request, appUrl: string | undefined) {
  */
 export async function connectLessonChannel(request: Request, context: AppLoadContext, lessonId: string): Promise<Response> {
   const env = context.cloudflare.env;
-  if (!isUuid(lessonId)) return refuse(404, "Aula não encontrada.");
+  if (!isUuid(lessonId)) return refuseUpgrade(404, "Aula não encontrada.");
   // Order of checks: who is asking (origin, session), then what they sent (an upgrade), then the flag.
-  if (!fromOwnOrigin(request, env.APP_URL)) return refuse(403, "Origem não permitida.");
+  if (!fromOwnOrigin(request, env.APP_URL)) return refuseUpgrade(403, "Origem não permitida.");
   const { refusal, user } = await checkAccess(request, context);
-  if (refusal) return refuse(refusal.status, refusal.message);
+  if (refusal) return refuseUpgrade(refusal.status, refusal.message);
   if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
-    return refuse(426, "Este endereço só aceita WebSocket.", { Upgrade: "websocket" });
+    return refuseUpgrade(426, "Este endereço só aceita WebSocket.", { Upgrade: "websocket" });
   }
-  if (!(await isFeatureEnabled(context, "feature_teacher_flix"))) return refuse(403, ACCESS_MESSAGES.FEATURE_DISABLED);
+  if (!(await isFeatureEnabled(context, "feature_teacher_flix"))) return refuseUpgrade(403, ACCESS_MESSAGES.FEATURE_DISABLED);
   const channels = env.LESSON_CHANNELS;
-  if (!channels) return refuse(503, "Atualização ao vivo indisponível.");
+  if (!channels) return refuseUpgrade(503, "Atualização ao vivo indisponível.");
   const id = lessonId.toLowerCase();
   try {
     // Remember the channel, so blocking this user closes it (a lesson that does not exist writes nothing).
@@ -70,7 +71,7 @@ export async function connectLessonChannel(request: Request, context: AppLoadCon
   } catch (error) {
     // e.g. `remix vite:dev`, whose platform proxy cannot run this worker's Durable Objects: pages poll.
     console.error("[realtime] could not open the channel of lesson", lessonId, error);
-    return refuse(503, "Atualização ao vivo indisponível.");
+    return refuseUpgrade(503, "Atualização ao vivo indisponível.");
   }
 }
 

@@ -8,13 +8,10 @@ import { isUuid } from "~/lib/ids";
 import { ACCESS_MESSAGES, checkAccessNow } from "~/server/auth.server";
 import { rowsOf } from "~/server/db.server";
 import { isFeatureEnabled } from "~/server/flags.server";
-import { fromOwnOrigin } from "~/server/realtime.server";
+import { fromOwnOrigin, refuseUpgrade as refuse } from "~/server/realtime.server";
 import { LIVE_HEADERS, LIVE_MODES, realtimeConfig } from "./config.server";
 
 export const LIVE_UNAVAILABLE = "Conversa ao vivo indisponível.";
-
-const refuse = (status: number, message: string, headers?: HeadersInit) =>
-  new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", ...headers } });
 
 export async function connectLiveSession(request: Request, context: AppLoadContext, conversationId: string): Promise<Response> {
   const env = context.cloudflare.env;

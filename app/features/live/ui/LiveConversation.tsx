@@ -6,20 +6,14 @@ import { lazy, Suspense, useEffect, useRef } from "react";
 import { Button, buttonVariants } from "~/components/button";
 import { MicIcon } from "~/components/icons";
 import { NoticeBox } from "~/components/notice";
+import type { LivePageData } from "../page.server";
 import type { LiveStatus } from "./live-session";
 import { useLiveSession } from "./use-live-session";
 
 const CreditsDialog = lazy(() => import("~/components/CreditsDialog").then((m) => ({ default: m.CreditsDialog })));
 
-export type LiveConversationProps = {
-  conversationId: string;
-  modeTitle: string;
-  /** The text chat of this conversation. */
-  chatHref: string;
-  creditsPerMinute: number;
-  balance: number;
-  buyHref: string;
-};
+/** The page's loader data (../page.server.ts) is the island's props. */
+export type LiveConversationProps = LivePageData;
 
 const STATUS_TEXT: Record<LiveStatus, string> = {
   idle: "Pronta para conversar",
