@@ -477,6 +477,8 @@ export const flashcardGames = pgTable(
     correctCount: smallint("correct_count").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
+    /** A game played offline from this bundle (its id is the one the learner's device made); null for online games. */
+    offlineBundleId: uuid("offline_bundle_id").references((): AnyPgColumn => offlineBundles.id, { onDelete: "set null" }),
   },
   (t) => [
     index("flashcard_games_user_idx").on(t.userId, t.createdAt),
@@ -501,6 +503,8 @@ export const flashcardQuestions = pgTable(
     chosenId: uuid("chosen_id"),
     correct: boolean("correct"),
     answeredAt: timestamp("answered_at", { withTimezone: true }),
+    /** The idempotency key of an answer given offline: a synced answer is stored once however often it is sent. */
+    answerKey: uuid("answer_key").unique(),
   },
   (t) => [primaryKey({ columns: [t.gameId, t.position] })],
 );
@@ -529,6 +533,29 @@ export const flashcardMemory = pgTable(
     lastMissed: boolean("last_missed").notNull().default(false),
   },
   (t) => [primaryKey({ columns: [t.userId, t.cardId] }), index("flashcard_memory_due_idx").on(t.userId, t.due)],
+);
+
+/**
+ * A download for offline practice (issue 38): Revisão or a category, issued to one learner until `expires_at`, with
+ * the options each card was given (card id → option ids), so a sync accepts only answers the bundle could produce.
+ */
+export const offlineBundles = pgTable(
+  "offline_bundles",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["category", "review"] }).notNull(),
+    categorySlug: text("category_slug").references(() => flashcardCategories.slug, { onDelete: "set null" }),
+    cards: jsonb("cards").$type<Record<string, string[]>>().notNull(),
+    issuedAt: timestamp("issued_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index("offline_bundles_user_idx").on(t.userId, t.issuedAt),
+    check("offline_bundles_kind_check", sql`${t.kind} in ('category', 'review')`),
+  ],
 );
 
 // ——— pronunciation game (issue 10) ———
