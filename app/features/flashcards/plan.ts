@@ -47,18 +47,7 @@ export function planQuestions(asked: readonly PlanCard[], pool: readonly PlanCar
 /** How many distinct distractor groups a set of cards has (a category needs 4 to make a question). */
 export const groupCount = (cards: readonly PlanCard[]) => new Set(cards.map((card) => card.distractorGroup)).size;
 
-export type Tier = "perfect" | "good" | "okay" | "poor";
-
-/** Spec §9 tiers for 10 questions (10 perfect, 7–9 good, 3–6 okay, below 3 poor), in proportion for shorter games. */
-export function tierOf(correct: number, total: number): Tier {
-  if (total > 0 && correct >= total) return "perfect";
-  const share = total > 0 ? correct / total : 0;
-  if (share >= 0.7) return "good";
-  if (share >= 0.3) return "okay";
-  return "poor";
-}
-
-export const percentOf = (correct: number, total: number) => (total > 0 ? Math.round((correct / total) * 100) : 0);
+export { percentOf, tierOf, type Tier } from "./tiers";
 
 // ——— memory (FSRS, no short-term steps: a miss is due again soon, a hit later and later) ———
 
