@@ -3,6 +3,7 @@
 import { Link, useLocation } from "@remix-run/react";
 import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { NikaLogo, PanelLeftIcon, SparkleIcon } from "~/components/icons";
+import { markAccount } from "~/features/offline";
 import { browserPreloadEnvironment, fetchPreloadList, scheduleAfterSignInPreload } from "./after-sign-in-preload";
 import { MobileMenuButton } from "./MobileMenuButton";
 import { BOTTOM_ITEMS, isNavItemActive } from "./nav";
@@ -32,6 +33,10 @@ export function AppShell({ data, children }: { data: ShellData; children: ReactN
 
   // Spec §9: warm what the learner is about to need, once per session, after the first second.
   useEffect(() => scheduleAfterSignInPreload(fetchPreloadList, browserPreloadEnvironment()), []);
+
+  // Offline practice: whose downloads and queued answers this browser may use (the player has no server to ask).
+  const userId = data.user.id;
+  useEffect(() => markAccount(userId), [userId]);
 
   // Ctrl+B / ⌘+B: the sidebar on desktop, the overlay sheet on small screens.
   useEffect(() => {

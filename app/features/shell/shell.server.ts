@@ -9,7 +9,7 @@ export async function loadShell(request: Request, context: AppLoadContext): Prom
   const user = await requireUser(request, context);
   const flags = await getFlags(context);
   return {
-    user: { name: user.name, email: user.email, isAdmin: user.isAdmin, monthlyCredits: user.monthlyCredits, avatar: user.avatar },
+    user: { id: user.id, name: user.name, email: user.email, isAdmin: user.isAdmin, monthlyCredits: user.monthlyCredits, avatar: user.avatar },
     sidebarOpen: readSidebarOpen(request.headers.get("Cookie")),
     appName: flags.app_name,
     flags: Object.fromEntries(FLAG_KEYS.map((key) => [key, flags[key]])),

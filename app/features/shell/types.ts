@@ -1,7 +1,7 @@
 import type { users } from "~/server/schema";
 
 /** What the protected layout (`routes/_app+/_layout`) loads for the chrome and its pages. */
-export type ShellUser = Pick<typeof users.$inferSelect, "name" | "email" | "monthlyCredits" | "avatar"> & { isAdmin: boolean };
+export type ShellUser = Pick<typeof users.$inferSelect, "id" | "name" | "email" | "monthlyCredits" | "avatar"> & { isAdmin: boolean };
 
 export type ShellData = {
   user: ShellUser;

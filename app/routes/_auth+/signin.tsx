@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useEffect } from "react";
 import { buttonVariants, SubmitButton } from "~/components/button";
 import { ConformForm, Field, useSchemaForm } from "~/components/forms";
 import { NoticeBox } from "~/components/notice";
@@ -10,6 +11,7 @@ import { googleSignInAvailable } from "~/features/auth/google.server";
 import { pendingEmailHeader } from "~/features/auth/pending-email.server";
 import { signinSchema } from "~/features/auth/schemas";
 import { AuthCard, linkClass } from "~/features/auth/ui";
+import { unmarkAccount } from "~/features/offline";
 import type { RouteHandle } from "~/lib/access";
 import { createSession, redirectIfSignedIn, safeRedirect } from "~/server/auth.server";
 import { getFlags } from "~/server/flags.server";
@@ -90,6 +92,8 @@ export default function SignIn() {
   const actionData = useActionData<typeof action>();
   const [form, fields] = useSchemaForm(signinSchema, actionData?.result);
   const [errorTitle, errorDescription] = form.errors ?? [];
+  // Signed out: the offline player and the sync stop acting for the last learner.
+  useEffect(() => unmarkAccount(), []);
 
   return (
     <AuthCard title="Entrar" subtitle="Bem-vindo(a) de volta! Continue praticando seu inglês com a Nika.">
