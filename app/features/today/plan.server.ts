@@ -47,8 +47,7 @@ type PlanRow = {
   has_activity: boolean;
   due_count: number | null;
   next_lesson: unknown;
-  weak_word: unknown;
-  next_level: number | null;
+  pronunciation: unknown;
 };
 
 /** The plan's one statement; `today` is the São Paulo day (YYYY-MM-DD), `now` decides which cards are due. */
@@ -73,21 +72,20 @@ async function readPlanRow(db: DbOrTx, userId: string, today: string, now: Date,
         order by coalesce((m.order_index, m.id) < (last.order_index, last.id), false), m.order_index, m.id, l.order_index, l.id
         limit 1)`
     : none;
-  // The weakest word of the latest scored attempt of each of the learner's recently practised levels.
-  const weakWord = flags.feature_pronunciation
-    ? sql`(select json_build_object('level', r.level, 'word', w.word)
-        from (select distinct on (a.level) a.level, a.words, a.created_at from pronunciation_attempts a
-              where a.user_id = ${userId} and a.status = 'scored' and a.words is not null
-              order by a.level, a.created_at desc) r
-        cross join lateral jsonb_to_recordset(r.words) as w(word text, "accuracyScore" real, "errorType" text)
-        where w."errorType" <> 'Insertion' and w."accuracyScore" <= ${WEAK_WORD_SCORE}
-          and r.level in (select level from pronunciation_attempts where user_id = ${userId} and status = 'scored'
-                          group by level order by max(created_at) desc limit ${RECENT_LEVELS})
-        order by w."accuracyScore", r.created_at desc limit 1)`
-    : none;
-  const nextLevel = flags.feature_pronunciation
-    ? sql`(select least(${LEVEL_COUNT}, coalesce(max(level), 0) + 1)::int from pronunciation_attempts
-        where user_id = ${userId} and status = 'scored')`
+  // The pronunciation item in one scan of the learner's scored attempts: the latest attempt of each level gives the
+  // next level (after the highest practised) and, among the most recently practised levels, the weakest word.
+  const pronunciation = flags.feature_pronunciation
+    ? sql`(with latest as (
+          select distinct on (a.level) a.level, a.words, a.created_at from pronunciation_attempts a
+          where a.user_id = ${userId} and a.status = 'scored'
+          order by a.level, a.created_at desc)
+        select json_build_object(
+          'nextLevel', least(${LEVEL_COUNT}, coalesce((select max(level) from latest), 0) + 1),
+          'weak', (select json_build_object('level', r.level, 'word', w.word)
+            from (select level, words, created_at from latest order by created_at desc limit ${RECENT_LEVELS}) r
+            cross join lateral jsonb_to_recordset(r.words) as w(word text, "accuracyScore" real, "errorType" text)
+            where w."errorType" <> 'Insertion' and w."accuracyScore" <= ${WEAK_WORD_SCORE}
+            order by w."accuracyScore", r.created_at desc limit 1)))`
     : none;
   const result = await db.execute(sql`
     with today as (
@@ -97,7 +95,7 @@ async function readPlanRow(db: DbOrTx, userId: string, today: string, now: Date,
     select u.daily_goal, u.daily_goal_chosen_at is not null as goal_chosen, u.current_streak, u.longest_streak,
       u.streak_freezes, u.last_active_day::text as last_active_day, u.english_level, t.points, t.kinds,
       (t.points > 0 or exists (select 1 from activities a where a.user_id = u.id)) as has_activity,
-      ${dueCount} as due_count, ${nextLesson} as next_lesson, ${weakWord} as weak_word, ${nextLevel} as next_level
+      ${dueCount} as due_count, ${nextLesson} as next_lesson, ${pronunciation} as pronunciation
     from users u cross join today t
     where u.id = ${userId}`);
   return rowsOf<PlanRow>(result)[0];
@@ -152,8 +150,9 @@ export function planItems(row: PlanRow, flags: Flags): PlanItem[] {
     });
   }
   if (flags.feature_pronunciation) {
-    const weak = jsonValue<{ level: number; word: string } | null>(row.weak_word);
-    const level = weak?.level ?? Number(row.next_level ?? 1);
+    const found = jsonValue<{ nextLevel: number; weak: { level: number; word: string } | null } | null>(row.pronunciation);
+    const weak = found?.weak ?? null;
+    const level = weak?.level ?? found?.nextLevel ?? 1;
     items.push({
       key: "pronunciation",
       title: `Pronúncia · nível ${level}`,
