@@ -4,7 +4,9 @@
 // factor with Lighthouse's default simulated throttling, categories performance, accessibility and best practices.
 // /signin anonymous; the others signed in as the development learner (its session cookie sent as a header).
 // Each page --runs times (the run with the median performance score is kept); prints a table and, for a page under
-// 98 performance or under 100 in another category, the failing audits; writes bench/results/lighthouse.json.
+// 98 performance or under 100 in another category, the failing audits, and Lighthouse's CPU benchmark index (how fast the
+// machine's unthrottled core is: the simulated 4× slowdown stands for a mid-range phone only near 2,000–2,700);
+// writes bench/results/lighthouse.json.
 //   node bench/lighthouse.mjs [--runs 1] [--only /signin,/courses] [--timeout 120] [--reports DIR] [--build] [--smoke]
 // --reports DIR also writes each page's full Lighthouse result (the median run) as DIR/<page>.json.
 // By default the existing ./build is served; --build rebuilds it. Own ports, embedded database and data folder.
@@ -148,6 +150,8 @@ function summarize(lhr) {
     cls: metric("cumulative-layout-shift"),
     speedIndexMs: metric("speed-index"),
     serverResponseMs: metric("server-response-time"),
+    /** Lighthouse's CPU benchmark index of this run's machine (how fast the unthrottled core was). */
+    benchmarkIndex: lhr.environment?.benchmarkIndex ?? null,
     /** @type {Record<string, ReturnType<typeof failingAudits>>} */
     failing: {},
   };
@@ -165,7 +169,7 @@ const results = {
   throttling: "simulate (Lighthouse mobile defaults)",
   chromium: "/usr/bin/chromium " + CHROME_FLAGS.join(" "),
   runs: RUNS,
-  /** @type {Record<string, { path: string, error?: true, performanceScores?: (number | null)[] } & Partial<Summary>>} */
+  /** @type {Record<string, { path: string, error?: true, performanceScores?: (number | null)[], tbtRuns?: number[] } & Partial<Summary>>} */
   pages: {},
 };
 let errors = 0;
@@ -194,6 +198,7 @@ try {
     ["/flashcard-v2", "/flashcard-v2", true],
     ["/pronunciation-game", "/pronunciation-game", true],
     ["/config", "/config", true],
+    ["/comprar-creditos", "/comprar-creditos", true],
   ];
   const pages = all.filter(([label, path]) => !ONLY || ONLY.split(",").some((wanted) => wanted === label || wanted === path));
 
@@ -236,7 +241,7 @@ try {
     }
     const sorted = [...runs].sort((a, b) => (a.performance ?? 0) - (b.performance ?? 0));
     const median = sorted[Math.floor((sorted.length - 1) / 2)];
-    results.pages[label] = { path, performanceScores: runs.map((r) => r.performance), ...median };
+    results.pages[label] = { path, performanceScores: runs.map((r) => r.performance), tbtRuns: runs.map((r) => r.tbtMs ?? 0), ...median };
     if (opts.reports) {
       mkdirSync(opts.reports, { recursive: true });
       writeFileSync(
@@ -256,8 +261,8 @@ try {
 // The table.
 const ms = (/** @type {number | null | undefined} */ v) => (v == null ? "—" : `${Math.round(v)} ms`);
 const cell = (/** @type {string | number | null | undefined} */ v, /** @type {number} */ width) => String(v ?? "—").padStart(width);
-const header = ["page", "perf", "a11y", "best pr.", "FCP", "LCP", "TBT", "CLS"];
-const widths = [22, 5, 5, 8, 8, 8, 8, 6];
+const header = ["page", "perf", "a11y", "best pr.", "FCP", "LCP", "TBT", "CLS", "CPU index"];
+const widths = [22, 5, 5, 8, 8, 8, 8, 6, 9];
 console.log(header.map((h, i) => (i === 0 ? h.padEnd(widths[i]) : h.padStart(widths[i]))).join("  "));
 for (const [label, page] of Object.entries(results.pages)) {
   if (page.error) {
@@ -265,7 +270,7 @@ for (const [label, page] of Object.entries(results.pages)) {
     continue;
   }
   const scores = page.performanceScores ?? [];
-  const runsNote = scores.length > 1 ? `  (perf runs ${scores.join(", ")})` : "";
+  const runsNote = scores.length > 1 ? `  (perf runs ${scores.join(", ")}; TBT ${(page.tbtRuns ?? []).map((v) => Math.round(v)).join(", ")} ms)` : "";
   console.log(
     [
       label.padEnd(widths[0]),
@@ -276,6 +281,7 @@ for (const [label, page] of Object.entries(results.pages)) {
       cell(ms(page.lcpMs), widths[5]),
       cell(ms(page.tbtMs), widths[6]),
       cell(page.cls == null ? null : page.cls.toFixed(3), widths[7]),
+      cell(page.benchmarkIndex == null ? null : Math.round(page.benchmarkIndex), widths[8]),
     ].join("  ") + runsNote,
   );
 }
