@@ -270,7 +270,8 @@ for (const [label, page] of Object.entries(results.pages)) {
     continue;
   }
   const scores = page.performanceScores ?? [];
-  const runsNote = scores.length > 1 ? `  (perf runs ${scores.join(", ")}; TBT ${(page.tbtRuns ?? []).map((v) => Math.round(v)).join(", ")} ms)` : "";
+  const runsNote =
+    scores.length > 1 ? `  (perf runs ${scores.join(", ")}; TBT ${(page.tbtRuns ?? []).map((v) => Math.round(v)).join(", ")} ms)` : "";
   console.log(
     [
       label.padEnd(widths[0]),
