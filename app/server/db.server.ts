@@ -218,6 +218,19 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+/**
+ * The constraint a statement broke when it failed on a unique index (SQLSTATE 23505), or null for any other failure.
+ * Drizzle wraps the driver's error (as `cause`).
+ */
+export function uniqueViolation(error: unknown): string | null {
+  for (let current = error, depth = 0; current && depth < 8; depth++) {
+    const { code, constraint } = current as { code?: unknown; constraint?: unknown };
+    if (code === "23505") return typeof constraint === "string" ? constraint : "";
+    current = (current as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
 const UNAVAILABLE_MARK = "database-unavailable";
 /** Notes on the request's context that it failed for want of the database (handleError does it). */
 export function markDatabaseUnavailable(context: { memo: Map<string, unknown> }) {

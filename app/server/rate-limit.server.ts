@@ -16,6 +16,8 @@ export const LIMITS = {
   passwordChange: { bucket: "password_change", max: 5, windowMs: 15 * 60_000 },
   /** Checkout Sessions a learner may open (each is a call to Stripe). */
   checkout: { bucket: "checkout", max: 10, windowMs: 10 * 60_000 },
+  /** Offline bundles a learner may download (each is stored until it expires). */
+  offlineBundle: { bucket: "offline_bundle", max: 30, windowMs: 60 * 60_000 },
 } satisfies Record<string, Limit>;
 
 export type LimitState = { allowed: true } | { allowed: false; retryAfterMs: number };

@@ -167,6 +167,27 @@ export async function readBytes(request: Request, options: Required<ReadOptions>
   return { kind, bytes: await readAll(request, options.maxBytes) };
 }
 
+/**
+ * A JSON body (application/json) within `maxBytes`, validated by `schema`: 415, 413 and 400 (unreadable) as for any
+ * body, and 400 `invalid` when the JSON does not match. For endpoints that scripts call (not forms).
+ */
+export async function readJson<Schema extends z.ZodType>(
+  request: Request,
+  schema: Schema,
+  maxBytes: number = FORM_BYTES,
+): Promise<z.output<Schema>> {
+  const { bytes } = await readBytes(request, { maxBytes, accept: ["json"] });
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch {
+    throw refusal(400, BODY_MESSAGES.unreadable);
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw refusal(400, BODY_MESSAGES.invalid, "invalid");
+  return parsed.data;
+}
+
 /** Reads a form and validates it with the route's zod schema (conform). Refusals of the body are thrown. */
 export async function parseForm<Schema extends z.ZodType>(request: Request, schema: Schema, options: ReadOptions = {}) {
   const formData = await readFormData(request, options);

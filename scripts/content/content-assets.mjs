@@ -139,6 +139,9 @@ const flashcardsManifest = {
   sounds: Object.fromEntries(
     SOUNDS.slice(0, 2).map((sound) => [sound, asset(`sound-${sound}`, "mp3", readSource(join(flashcardsDir, "sounds", `${sound}.mp3`)))]),
   ),
+  // Every file above by URL → its size in bytes (last: the entries above register the files), so an offline download's
+  // size is known before it starts.
+  bytes: Object.fromEntries([...flashcards.wanted].map(([fileName, bytes]) => [`${urlRoot}/${flashcards.name}/${fileName}`, bytes.length])),
 };
 
 // ---------------------------------------------------------------------------------------------------------------

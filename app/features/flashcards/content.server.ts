@@ -33,5 +33,10 @@ export const FEEDBACK: { sounds: { correct: string; incorrect: string }; tiers: 
   tiers: manifest.tiers,
 };
 
+const bytesByUrl = new Map(Object.entries(manifest.bytes));
+
+/** The size in bytes of a shipped file, by its URL; undefined for any other URL (an admin's upload is in R2). */
+export const shippedBytes = (url: string): number | undefined => bytesByUrl.get(url);
+
 /** Whether a shipped card's content id exists (admin tools offer "back to the shipped picture/audio"). */
 export const hasShippedCard = (contentId: string) => imageByAsset.has(contentId);

@@ -62,7 +62,8 @@ export type StartRefusal =
 
 export type StartResult = { ok: true; gameId: string; balance: number } | { ok: false; code: StartRefusal; balance: number | null };
 
-type PoolCard = PlanCard & { seen: boolean; ready: boolean; missed: boolean; due: number };
+/** A card as a game draws it: its review state for the learner (`due` in ms, +∞ when never seen). */
+export type PoolCard = PlanCard & { seen: boolean; ready: boolean; missed: boolean; due: number };
 
 async function loadPool(db: DbOrTx, userId: string, target: GameTarget, now: Date): Promise<{ exists: boolean; cards: PoolCard[] }> {
   const rows = rowsOf(
@@ -91,12 +92,21 @@ async function loadPool(db: DbOrTx, userId: string, target: GameTarget, now: Dat
   };
 }
 
-/** Review order: missed last time, then due soonest; only cards the learner has seen. */
-function reviewCards(pool: PoolCard[], random: () => number): PoolCard[] {
+/** Review order: ready first, then missed last time, then due soonest; only cards the learner has seen. */
+export function reviewCards<Card extends PoolCard>(pool: readonly Card[], random: () => number): Card[] {
   return shuffle(
     pool.filter((card) => card.seen),
     random,
   ).sort((a, b) => Number(b.ready) - Number(a.ready) || Number(b.missed) - Number(a.missed) || a.due - b.due);
+}
+
+/** The categories among `cards` that can make a question (an admin may have hidden most of one). */
+export function playableCategories(cards: readonly PlanCard[]): Set<string> {
+  return new Set(
+    [...new Set(cards.map((card) => card.categorySlug))].filter(
+      (slug) => groupCount(cards.filter((card) => card.categorySlug === slug)) >= OPTIONS_PER_QUESTION,
+    ),
+  );
 }
 
 /**
@@ -119,11 +129,7 @@ export async function startGame(
     asked = shuffle(pool.cards, random).slice(0, QUESTIONS_PER_GAME);
   } else {
     // A category that cannot make a question (an admin hid most of it) gives no review card.
-    const playable = new Set(
-      [...new Set(pool.cards.map((card) => card.categorySlug))].filter(
-        (slug) => groupCount(pool.cards.filter((card) => card.categorySlug === slug)) >= OPTIONS_PER_QUESTION,
-      ),
-    );
+    const playable = playableCategories(pool.cards);
     asked = reviewCards(pool.cards, random)
       .filter((card) => playable.has(card.categorySlug))
       .slice(0, QUESTIONS_PER_GAME);
@@ -296,21 +302,7 @@ export async function answerQuestion(
   if (!answered) return { ok: false, code: await whyNotAnswered(db, userId, gameId, position) };
 
   const correct = Boolean(answered.correct);
-  const previous: Memory | null =
-    answered.due === null
-      ? null
-      : {
-          due: new Date(String(answered.due)),
-          stability: Number(answered.stability),
-          difficulty: Number(answered.difficulty),
-          elapsed_days: Number(answered.elapsed_days),
-          scheduled_days: Number(answered.scheduled_days),
-          reps: Number(answered.reps),
-          lapses: Number(answered.lapses),
-          state: Number(answered.state),
-          last_review: answered.last_review ? new Date(String(answered.last_review)) : null,
-        };
-  const memory = nextMemory(previous, correct, now);
+  const memory = nextMemory(memoryFromRow(answered), correct, now);
   await db.execute(sql`
     insert into flashcard_memory (user_id, card_id, due, stability, difficulty, elapsed_days, scheduled_days, reps, lapses, state, last_review, last_missed)
     values (${userId}, ${String(answered.card_id)}, ${memory.due.toISOString()}, ${memory.stability}, ${memory.difficulty}, ${memory.elapsed_days},
@@ -333,6 +325,22 @@ export async function answerQuestion(
     answeredCount: Number(answered.answered_count),
     correctCount: Number(answered.correct_count),
     finished,
+  };
+}
+
+/** A flashcard_memory row's FSRS state as selected (its columns under their own names), or null when there is none. */
+export function memoryFromRow(row: Record<string, unknown>): Memory | null {
+  if (row.due === null || row.due === undefined) return null;
+  return {
+    due: new Date(String(row.due)),
+    stability: Number(row.stability),
+    difficulty: Number(row.difficulty),
+    elapsed_days: Number(row.elapsed_days),
+    scheduled_days: Number(row.scheduled_days),
+    reps: Number(row.reps),
+    lapses: Number(row.lapses),
+    state: Number(row.state),
+    last_review: row.last_review ? new Date(String(row.last_review)) : null,
   };
 }
 

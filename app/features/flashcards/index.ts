@@ -13,3 +13,13 @@ export function flashcardsPreloadUrls(): string[] {
   const tiers = Object.values(FEEDBACK.tiers);
   return [...SHIPPED_TILE_URLS, FEEDBACK.sounds.correct, FEEDBACK.sounds.incorrect, ...tiers.map((tier) => tier.imageUrl)];
 }
+
+/**
+ * Offline practice (features/offline) issues bundles and syncs their answers by the online game's own rules: which
+ * cards are due and playable, how options are drawn, where media lives and what it weighs, the credit's ledger
+ * reason, the refusals' texts and the memory (FSRS) after an answer.
+ */
+export { cardAudioUrl, cardImageUrl, FEEDBACK, shippedBytes } from "./content.server";
+export { FLASHCARDS_CREDIT_REASON, memoryFromRow, playableCategories, reviewCards, type GameTarget, type PoolCard } from "./game.server";
+export { groupCount, nextMemory, OPTIONS_PER_QUESTION, planQuestions, QUESTIONS_PER_GAME, shuffle, type Memory } from "./plan";
+export { REFUSALS } from "./texts";
