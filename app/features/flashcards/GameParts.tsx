@@ -8,9 +8,9 @@ import { buttonVariants } from "~/components/button";
 import { cn } from "~/components/cn";
 import { ArrowLeftIcon, CheckIcon, CloseIcon, PlayIcon } from "~/components/icons";
 import { playback } from "~/lib/audio/playback";
+import type { Tier } from "./game-rules";
 import type { AnswerView, MissedWord, OptionView } from "./game.server";
 import { cardAlt, QUESTION_TEXT, TIER_LABELS } from "./texts";
-import type { Tier } from "./tiers";
 
 /** Spec §9: feedback sounds play at volume 0.7. */
 export const FEEDBACK_VOLUME = 0.7;
@@ -38,12 +38,21 @@ export function playTier(soundUrl: string) {
 
 // ——— the frame ———
 
-export function GameFrame({ title, backTo, children }: { title: string; backTo: string; children: ReactNode }) {
+/** `onBack`: the back link stays in the page (the offline player's list) instead of navigating. */
+export function GameFrame({ title, backTo, onBack, children }: { title: string; backTo: string; onBack?: () => void; children: ReactNode }) {
   return (
     <div className="mx-auto w-full max-w-2xl px-4 py-4 sm:px-6 sm:py-8">
       <header className="flex items-center gap-2">
         <Link
           to={backTo}
+          onClick={
+            onBack
+              ? (event) => {
+                  event.preventDefault();
+                  onBack();
+                }
+              : undefined
+          }
           aria-label="Voltar às categorias"
           className="rounded-full p-2 text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-night-800"
         >

@@ -2,14 +2,19 @@
 // review game), so it works without JavaScript; with it, "Buscando cartões..." shows while the game is
 // being made and a refusal for credits opens the dialog. Admins get an edit link per category.
 import { Form, Link } from "@remix-run/react";
+import { lazy, Suspense } from "react";
 import { cn } from "~/components/cn";
 import { ArrowLeftIcon, CardsIcon, PencilIcon, RefreshIcon } from "~/components/icons";
 import { Refusal } from "~/components/Refusal";
+import { useHydrated } from "~/lib/use-hydrated";
 import { categoryAdminPath, FLASHCARDS_PATH } from "./admin/paths";
 import type { CategoryTile } from "./game.server";
 import type { FlashcardActionData, PickerPageData } from "./page.server";
 import { StartingStatus, useStarting } from "./Starting";
 import { cardsLabel } from "./texts";
+
+/** "Baixar para praticar offline": loaded after hydration, so the picker's own script stays as it was. */
+const OfflineDownloads = lazy(() => import("~/features/offline").then((offline) => ({ default: offline.DownloadPanel })));
 
 const tileClass =
   "flex h-full w-full flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white text-left shadow-sm transition hover:-translate-y-0.5 hover:border-indigo-300 hover:shadow-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:translate-y-0 disabled:cursor-not-allowed disabled:opacity-70 disabled:shadow-none motion-reduce:transition-none dark:border-night-700 dark:bg-night-900";
@@ -17,6 +22,7 @@ const tileClass =
 export function Picker({ data, actionData }: { data: PickerPageData; actionData: FlashcardActionData | undefined }) {
   const { starting, key } = useStarting();
   const { categories, reviewCount } = data.picker;
+  const hydrated = useHydrated();
   return (
     <div className="mx-auto w-full max-w-5xl px-4 py-6 sm:px-6 sm:py-10">
       <Link
@@ -54,6 +60,13 @@ export function Picker({ data, actionData }: { data: PickerPageData; actionData:
           </li>
         ))}
       </ul>
+
+      {/* Offline practice needs the page's script (storage, downloads): absent without it, loaded after hydration. */}
+      {hydrated ? (
+        <Suspense fallback={null}>
+          <OfflineDownloads userId={data.userId} categories={categories} reviewCount={reviewCount} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

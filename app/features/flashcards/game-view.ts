@@ -15,7 +15,7 @@ export type FeedbackAssets = { sounds: { correct: string; incorrect: string }; t
 export function gameAssets(
   questions: readonly Pick<QuestionView, "imageUrl" | "options">[],
   from: number,
-  feedback: FeedbackAssets,
+  feedback: Pick<FeedbackAssets, "sounds"> & { tiers: Readonly<Record<string, { imageUrl: string; soundUrl: string }>> },
 ): PreloadAsset[] {
   const assets: PreloadAsset[] = [];
   const add = (url: string | null, kind: PreloadAsset["kind"], critical: boolean) => {

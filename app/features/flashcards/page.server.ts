@@ -62,7 +62,8 @@ export async function loadPickerPage({ request, context }: Args) {
   const user = await requireUser(request, context);
   await requireFeature(context, "feature_flashcards");
   const picker = await loadPicker(context.db, user.id, new Date());
-  return { picker, isAdmin: user.isAdmin };
+  // userId: whose offline downloads the picker shows (this browser may hold another learner's)
+  return { picker, isAdmin: user.isAdmin, userId: user.id };
 }
 
 export type PickerPageData = Awaited<ReturnType<typeof loadPickerPage>>;

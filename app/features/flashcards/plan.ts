@@ -2,10 +2,9 @@
 // question shows, the result tier and the learner's memory of a card (FSRS). Pure and seeded by a
 // `random` function, so tests can pin them.
 import { createEmptyCard, fsrs, Rating, type Card } from "ts-fsrs";
+import { OPTIONS_PER_QUESTION } from "./game-rules";
 
-/** Spec §9: a quiz has up to 10 questions, each with 4 options. */
-export const QUESTIONS_PER_GAME = 10;
-export const OPTIONS_PER_QUESTION = 4;
+export { OPTIONS_PER_QUESTION, QUESTIONS_PER_GAME } from "./game-rules";
 
 export type PlanCard = { id: string; categorySlug: string; distractorGroup: string };
 export type PlannedQuestion = { cardId: string; optionIds: string[] };
@@ -47,7 +46,7 @@ export function planQuestions(asked: readonly PlanCard[], pool: readonly PlanCar
 /** How many distinct distractor groups a set of cards has (a category needs 4 to make a question). */
 export const groupCount = (cards: readonly PlanCard[]) => new Set(cards.map((card) => card.distractorGroup)).size;
 
-export { percentOf, tierOf, type Tier } from "./tiers";
+export { percentOf, tierOf, type Tier } from "./game-rules";
 
 // ——— memory (FSRS, no short-term steps: a miss is due again soon, a hit later and later) ———
 

@@ -1,4 +1,10 @@
-// Offline practice's public face for other features (decision 0010). Light on purpose: the shell imports
-// it on every signed-in page; the IndexedDB code loads only when used.
+// Offline practice's public face for other features (decision 0010). Every page but the offline player
+// imports it dynamically (`import("~/features/offline")`), after hydration: the shell for the account
+// marker, the sign-in page to clear it, the picker for the download panel. So no page's first-load script
+// carries IndexedDB code.
 export { markAccount, unmarkAccount } from "./account-marker";
+export { accountBundles, currentAccount, enqueue, SYNC_TAG, type QueueItem, type StoredBundle } from "./db";
+export { default as DownloadPanel, type DownloadPanelProps } from "./DownloadPanel";
 export { OFFLINE_PLAYER_PATH } from "./paths";
+export { SyncStatus, useOfflineSync } from "./SyncStatus";
+export type { BundleCard, OfflineBundle } from "./types";

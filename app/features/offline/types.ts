@@ -27,6 +27,8 @@ export type OfflineBundle = {
   cards: BundleCard[];
   /** The feedback sounds (correct, incorrect) and whatever else the game plays. */
   sounds: { correct: string; incorrect: string } & Record<string, unknown>;
+  /** The result tiers' picture and sound. */
+  tiers: Readonly<Record<string, { imageUrl: string; soundUrl: string }>>;
   /** Every picture and sound the bundle needs, deduplicated. */
   media: string[];
   bytes: { json: number; media: number };

@@ -3,7 +3,6 @@
 import { Link, useLocation } from "@remix-run/react";
 import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { NikaLogo, PanelLeftIcon, SparkleIcon } from "~/components/icons";
-import { markAccount } from "~/features/offline";
 import { browserPreloadEnvironment, fetchPreloadList, scheduleAfterSignInPreload } from "./after-sign-in-preload";
 import { MobileMenuButton } from "./MobileMenuButton";
 import { BOTTOM_ITEMS, isNavItemActive } from "./nav";
@@ -36,7 +35,18 @@ export function AppShell({ data, children }: { data: ShellData; children: ReactN
 
   // Offline practice: whose downloads and queued answers this browser may use (the player has no server to ask).
   const userId = data.user.id;
-  useEffect(() => markAccount(userId), [userId]);
+  useEffect(() => {
+    let stop: (() => void) | undefined;
+    let live = true;
+    void import("~/features/offline").then(
+      ({ markAccount }) => live && (stop = markAccount(userId)),
+      () => {}, // the chunk could not load (offline): the next page load writes it
+    );
+    return () => {
+      live = false;
+      stop?.();
+    };
+  }, [userId]);
 
   // Ctrl+B / ⌘+B: the sidebar on desktop, the overlay sheet on small screens.
   useEffect(() => {

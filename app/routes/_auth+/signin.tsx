@@ -11,7 +11,6 @@ import { googleSignInAvailable } from "~/features/auth/google.server";
 import { pendingEmailHeader } from "~/features/auth/pending-email.server";
 import { signinSchema } from "~/features/auth/schemas";
 import { AuthCard, linkClass } from "~/features/auth/ui";
-import { unmarkAccount } from "~/features/offline";
 import type { RouteHandle } from "~/lib/access";
 import { createSession, redirectIfSignedIn, safeRedirect } from "~/server/auth.server";
 import { getFlags } from "~/server/flags.server";
@@ -93,7 +92,18 @@ export default function SignIn() {
   const [form, fields] = useSchemaForm(signinSchema, actionData?.result);
   const [errorTitle, errorDescription] = form.errors ?? [];
   // Signed out: the offline player and the sync stop acting for the last learner.
-  useEffect(() => unmarkAccount(), []);
+  useEffect(() => {
+    let stop: (() => void) | undefined;
+    let live = true;
+    void import("~/features/offline").then(
+      ({ unmarkAccount }) => live && (stop = unmarkAccount()),
+      () => {},
+    );
+    return () => {
+      live = false;
+      stop?.();
+    };
+  }, []);
 
   return (
     <AuthCard title="Entrar" subtitle="Bem-vindo(a) de volta! Continue praticando seu inglês com a Nika.">

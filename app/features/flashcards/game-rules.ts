@@ -1,5 +1,9 @@
-// A finished game's tier and percent (spec §9). Client-safe (no ts-fsrs): the offline player scores its
-// games in the browser with the same rule as the server.
+// The game's rules the browser needs too (spec §9): its length and a finished game's tier and percent.
+// Client-safe (no ts-fsrs): the offline player makes and scores its games with the server's rules.
+
+/** Spec §9: a quiz has up to 10 questions, each with 4 options. */
+export const QUESTIONS_PER_GAME = 10;
+export const OPTIONS_PER_QUESTION = 4;
 
 export type Tier = "perfect" | "good" | "okay" | "poor";
 
