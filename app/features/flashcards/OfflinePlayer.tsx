@@ -94,7 +94,7 @@ export function OfflinePlayer() {
           key={game.id}
           game={game}
           userId={account}
-          onQueued={sync.refresh}
+          onQueued={() => void sync.refresh()}
           onFinished={() => void sync.sync()}
           onAgain={() => setConfirming(game.stored)}
           onLeave={() => setGame(null)}
