@@ -148,7 +148,7 @@ function jsonRequest(path: string, who: Learner | null, payload: unknown) {
   return new Request(`http://nika.test${path}`, {
     method: "POST",
     headers: { "Content-Type": "application/json", ...(who ? { Cookie: who.jar.header() } : {}) },
-    body: typeof payload === "string" || payload instanceof Uint8Array ? payload : JSON.stringify(payload),
+    body: (typeof payload === "string" || payload instanceof Uint8Array ? payload : JSON.stringify(payload)) as BodyInit,
   });
 }
 const download = (who: Learner | null, payload: unknown, env = {}) =>

@@ -150,7 +150,7 @@ export async function syncAnswers(deps: SyncDeps, userId: string, input: SyncInp
   for (const [id, signature] of bundleRefs) {
     const bundle = storedBundles.get(id);
     const signed = bundle && { id, userId: bundle.userId, expiresAt: new Date(bundle.expiresAt) };
-    if (!signed) verdicts.set(id, { ok: false, code: "bad_signature" });
+    if (!signed || !(await bundleSignatureValid(deps.env, signed, signature))) verdicts.set(id, { ok: false, code: "bad_signature" });
     else if (bundle.userId !== userId) verdicts.set(id, { ok: false, code: "not_yours" });
     else if (signed.expiresAt.getTime() <= now.getTime()) verdicts.set(id, { ok: false, code: "expired" });
     else verdicts.set(id, { ok: true, bundle });
@@ -295,8 +295,9 @@ export async function syncAnswers(deps: SyncDeps, userId: string, input: SyncInp
           update flashcard_games g set answered_count = g.answered_count + p.n, correct_count = g.correct_count + p.right_answers,
             finished_at = case when g.answered_count + p.n >= g.question_count then coalesce(g.finished_at, p.last_at) else g.finished_at end
           from per_game p where g.id = p.game_id
-          -- RETURNING sees the new counts: the game is finished now when this batch reached its question count
-          returning g.id, g.kind, g.finished_at, (g.answered_count >= g.question_count and g.answered_count - p.n < g.question_count) as finished_now
+          -- RETURNING sees the new counts. A complete game takes no more answers (every position is taken), so it is
+          -- updated here once: by the batch that completed it.
+          returning g.id, g.kind, g.finished_at, g.answered_count >= g.question_count as finished_now
         )
         select (select coalesce(json_agg(answer_key), '[]') from inserted) as keys,
           (select coalesce(json_agg(json_build_object('id', id, 'kind', kind, 'finishedAt', finished_at)), '[]') from counted where finished_now) as finished`),
