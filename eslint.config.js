@@ -148,7 +148,7 @@ export default tseslint.config(
   },
   {
     name: "nika/service-worker",
-    files: ["public/sw.js"],
+    files: ["app/features/pwa/sw.ts"],
     languageOptions: { globals: { ...globals.serviceworker } },
   },
   {

@@ -5,6 +5,7 @@ import { defineConfig } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 import { getLoadContext } from "./load-context";
 import { shellChunks } from "./scripts/vite-chunks";
+import { buildServiceWorker } from "./scripts/vite-sw";
 
 declare module "@remix-run/cloudflare" {
   interface Future {
@@ -27,6 +28,8 @@ export default defineConfig(({ command, isSsrBuild }) => ({
       // Route modules grouped by area in `+` folders (remix-flat-routes hybrid routes): see decision 0010.
       ignoredRouteFiles: ["**/*"],
       routes: async (defineRoutes) => flatRoutes("routes", defineRoutes, { ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}"] }),
+      // The service worker (build/client/sw.js) is built last: its precache lists the client build's files.
+      buildEnd: buildServiceWorker,
     }),
     tailwindcss(),
     tsconfigPaths(),

@@ -4,7 +4,7 @@
 // Writes public/icons/{icon.svg,icon-192.png,icon-512.png,maskable-512.png,
 // apple-touch-icon.png} and public/favicon.svg. The generated files are
 // committed; `sharp` is only needed when re-running this script.
-// If you change the icons, bump VERSION in public/sw.js (they are precached).
+// The service worker precaches the icons, revisioned by their content when it is built (scripts/vite-sw.ts).
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";

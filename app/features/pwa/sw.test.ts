@@ -1,334 +1,397 @@
 // @vitest-environment node
-import { beforeEach, describe, expect, it, vi } from "vitest";
-// Vite's ?raw import: the exact file that is served as /sw.js.
-import SW_SOURCE from "../../../public/sw.js?raw";
+// The service worker (sw.ts, with the real Workbox) run against a fake worker scope: Cache Storage, the network and
+// the lifecycle events are stand-ins speaking the browser's API; IndexedDB (Workbox's expiration records) is
+// fake-indexeddb. Each test gets a freshly evaluated worker.
+import "fake-indexeddb/auto";
+import { IDBFactory } from "fake-indexeddb";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 const ORIGIN = "https://nika.test";
+const PLAYER = "/flashcard-v2/offline";
+const MANIFEST = [
+  { url: "/offline.html", revision: "r1" },
+  { url: "/manifest.webmanifest", revision: "r1" },
+  { url: "/icons/icon-192.png", revision: "r1" },
+  { url: PLAYER, revision: "v1" },
+  { url: "/assets/entry.client-abc.js", revision: null },
+  { url: "/assets/offline-player-abc.js", revision: null },
+  { url: "/assets/tailwind-abc.css", revision: null },
+];
 
-type FetchFn = (input: Request) => Promise<Response>;
-type Listener = (event: unknown) => void;
+const syncQueue = vi.fn(async () => ({ sent: 0, accepted: 0, kept: 0 }));
+vi.mock("~/features/offline/sync", () => ({ syncQueue }));
 
-function toUrl(input: Request | string): string {
-  const raw = typeof input === "string" ? input : input.url;
-  const url = new URL(raw, ORIGIN);
+type Fetch = (request: Request) => Promise<Response>;
+type Listener = (event: Event) => void;
+
+const keyOf = (input: Request | string, ignoreSearch = false) => {
+  const url = new URL(typeof input === "string" ? input : input.url, ORIGIN);
   url.hash = "";
+  if (ignoreSearch) url.search = "";
   return url.href;
-}
+};
 
-/** Request that resolves relative URLs against the worker origin, like in a real SW. */
-class ScopedRequest extends Request {
-  constructor(input: Request | string | URL, init?: RequestInit) {
-    super(typeof input === "string" ? new URL(input, ORIGIN) : input, init);
-  }
-}
-
-/** Node's Request refuses mode "navigate", so fake it for navigation requests. */
-class NavigationRequest extends Request {
-  override get mode(): RequestMode {
-    return "navigate";
-  }
-}
-
-interface StoredResponse {
-  body: ArrayBuffer;
-  status: number;
-  statusText: string;
-  headers: [string, string][];
-}
-
-/** Minimal Map-based Cache (exact URL match, GET only). */
+/** A Cache: responses by URL (GET only), bodies kept as bytes so each match is a fresh Response. */
 class FakeCache {
-  readonly entries = new Map<string, { request: Request; response: StoredResponse }>();
-  constructor(private readonly fetchImpl: () => FetchFn) {}
+  readonly entries = new Map<string, { request: Request; body: ArrayBuffer; init: ResponseInit }>();
 
-  async match(input: Request | string): Promise<Response | undefined> {
-    const hit = this.entries.get(toUrl(input));
-    if (!hit) return undefined;
-    const { body, status, statusText, headers } = hit.response;
-    return new Response(body.slice(0), { status, statusText, headers });
+  async match(input: Request | string, options: CacheQueryOptions = {}) {
+    for (const [key, entry] of this.entries) {
+      if (keyOf(key, options.ignoreSearch) === keyOf(input, options.ignoreSearch)) return new Response(entry.body.slice(0), entry.init);
+    }
+    return undefined;
   }
-
-  async put(input: Request | string, response: Response): Promise<void> {
-    const request = typeof input === "string" ? new ScopedRequest(input) : input;
-    if (request.method !== "GET") throw new TypeError("Cache.put: only GET requests");
-    if (response.status === 206) throw new TypeError("Cache.put: partial response");
-    const body = await response.arrayBuffer();
-    this.entries.set(toUrl(request), {
-      request,
-      response: {
-        body,
-        status: response.status,
-        statusText: response.statusText,
-        headers: [...response.headers.entries()],
-      },
-    });
+  async put(input: Request | string, response: Response) {
+    const request = typeof input === "string" ? new Request(keyOf(input)) : input;
+    if (request.method !== "GET") throw new TypeError("Cache.put: GET only");
+    const init = { status: response.status, statusText: response.statusText, headers: [...response.headers] };
+    this.entries.set(keyOf(request), { request, body: await response.arrayBuffer(), init });
   }
-
-  async add(input: Request | string): Promise<void> {
-    await this.addAll([input]);
+  async delete(input: Request | string, options: CacheQueryOptions = {}) {
+    let deleted = false;
+    for (const key of [...this.entries.keys()]) {
+      if (keyOf(key, options.ignoreSearch) === keyOf(input, options.ignoreSearch)) deleted = this.entries.delete(key) || deleted;
+    }
+    return deleted;
   }
-
-  async addAll(inputs: (Request | string)[]): Promise<void> {
-    const requests = inputs.map((input) => (typeof input === "string" ? new ScopedRequest(input) : input));
-    const responses = await Promise.all(requests.map((request) => this.fetchImpl()(request)));
-    responses.forEach((response, i) => {
-      if (!response.ok) throw new TypeError(`Cache.addAll: bad response for ${requests[i]!.url}`);
-    });
-    for (let i = 0; i < requests.length; i++) await this.put(requests[i]!, responses[i]!);
-  }
-
-  async delete(input: Request | string): Promise<boolean> {
-    return this.entries.delete(toUrl(input));
-  }
-
-  async keys(): Promise<Request[]> {
-    return [...this.entries.values()].map((entry) => entry.request);
+  async keys(input?: Request | string, options: CacheQueryOptions = {}) {
+    return [...this.entries.entries()]
+      .filter(([key]) => input === undefined || keyOf(key, options.ignoreSearch) === keyOf(input, options.ignoreSearch))
+      .map(([, entry]) => entry.request);
   }
 }
 
-/** Minimal Map-based CacheStorage. */
 class FakeCacheStorage {
   readonly caches = new Map<string, FakeCache>();
-  constructor(private readonly fetchImpl: () => FetchFn) {}
-
-  async open(name: string): Promise<FakeCache> {
-    let cache = this.caches.get(name);
-    if (!cache) {
-      cache = new FakeCache(this.fetchImpl);
-      this.caches.set(name, cache);
-    }
-    return cache;
+  async open(name: string) {
+    if (!this.caches.has(name)) this.caches.set(name, new FakeCache());
+    return this.caches.get(name)!;
   }
-  async has(name: string): Promise<boolean> {
+  async has(name: string) {
     return this.caches.has(name);
   }
-  async delete(name: string): Promise<boolean> {
+  async delete(name: string) {
     return this.caches.delete(name);
   }
-  async keys(): Promise<string[]> {
+  async keys() {
     return [...this.caches.keys()];
   }
-  async match(input: Request | string): Promise<Response | undefined> {
-    for (const cache of this.caches.values()) {
-      const hit = await cache.match(input);
+  async match(input: Request | string, options: MultiCacheQueryOptions = {}) {
+    const caches = options.cacheName ? [this.caches.get(options.cacheName)].filter(Boolean) : [...this.caches.values()];
+    for (const cache of caches) {
+      const hit = await cache!.match(input, options);
       if (hit) return hit;
     }
     return undefined;
   }
-  /** Every URL stored in any cache. */
-  allUrls(): string[] {
-    return [...this.caches.values()].flatMap((cache) => [...cache.entries.keys()]);
+  /** Every URL stored, in any cache, without Workbox's revision parameter. */
+  urls() {
+    return [...this.caches.values()].flatMap((cache) => [...cache.entries.keys()].map((key) => key.replace(/\?__WB_REVISION__=.*$/, "")));
   }
 }
 
-function createScope() {
-  const listeners = new Map<string, Listener[]>();
-  const network = vi.fn<FetchFn>(async (request) => {
-    const { pathname } = new URL(request.url);
-    const type = pathname.endsWith(".html") ? "text/html; charset=utf-8" : "application/octet-stream";
-    return new Response(`network:${pathname}`, { status: 200, headers: { "Content-Type": type } });
-  });
-  const fetchFn = vi.fn<FetchFn>((request) => network(request));
-  const cacheStorage = new FakeCacheStorage(() => fetchFn);
-  const clients = { claim: vi.fn(async () => {}) };
-  const self = {
-    location: new URL("/sw.js", ORIGIN),
-    registration: {},
-    clients,
+class ExtendableEvent extends Event {
+  readonly pending: Promise<unknown>[] = [];
+  waitUntil(promise: Promise<unknown>) {
+    this.pending.push(promise);
+  }
+}
+class FetchEvent extends ExtendableEvent {
+  response?: Promise<Response>;
+  constructor(
+    readonly request: Request,
+    readonly preloadResponse: Promise<Response | undefined> = Promise.resolve(undefined),
+  ) {
+    super("fetch");
+  }
+  respondWith(response: Promise<Response> | Response) {
+    if (this.response) throw new Error("respondWith called twice");
+    this.response = Promise.resolve(response);
+  }
+}
+class SyncEvent extends ExtendableEvent {
+  constructor(readonly tag: string) {
+    super("sync");
+  }
+}
+
+/** Node's Request refuses mode "navigate": a navigation is a Request that says it is one. */
+class Navigation extends Request {
+  override get mode(): RequestMode {
+    return "navigate";
+  }
+}
+const nav = (path: string, init?: RequestInit) => new Navigation(new URL(path, ORIGIN), init);
+const get = (path: string, init?: RequestInit) => new Request(new URL(path, ORIGIN), init);
+
+/** The server: every page is HTML, every file its own bytes. */
+const server: Fetch = async (request) => {
+  const { pathname } = new URL(request.url);
+  const html = pathname.endsWith(".html") || !/\.[a-z]+$/.test(pathname);
+  return new Response(`network:${pathname}`, { headers: { "Content-Type": html ? "text/html; charset=utf-8" : "application/octet-stream" } });
+};
+
+let listeners: Map<string, Listener[]>;
+let network: ReturnType<typeof vi.fn<Fetch>>;
+let cacheStorage: FakeCacheStorage;
+let scope: {
+  skipWaiting: ReturnType<typeof vi.fn>;
+  clients: { claim: ReturnType<typeof vi.fn> };
+  registration: { navigationPreload: { enable: ReturnType<typeof vi.fn> } };
+};
+
+async function dispatch<E extends ExtendableEvent>(event: E): Promise<E> {
+  for (const listener of listeners.get(event.type) ?? []) listener(event);
+  await Promise.allSettled(event.pending);
+  // waitUntil may be called again while those settle (Workbox's strategies do).
+  await Promise.allSettled(event.pending);
+  return event;
+}
+
+async function fetchEvent(request: Request, preload?: Response) {
+  const event = new FetchEvent(request, Promise.resolve(preload));
+  for (const listener of listeners.get("fetch") ?? []) listener(event);
+  const response = await event.response;
+  await Promise.all(event.pending);
+  return { intercepted: event.response !== undefined, response };
+}
+
+const offline = () => network.mockRejectedValue(new TypeError("Failed to fetch"));
+
+beforeEach(async () => {
+  listeners = new Map();
+  network = vi.fn<Fetch>(server);
+  cacheStorage = new FakeCacheStorage();
+  scope = {
     skipWaiting: vi.fn(async () => {}),
+    clients: { claim: vi.fn(async () => {}) },
+    registration: { navigationPreload: { enable: vi.fn(async () => {}) } },
+  };
+  const self = {
+    ...scope,
+    location: new URL("/sw.js", ORIGIN),
+    caches: cacheStorage,
+    __WB_MANIFEST: MANIFEST,
+    __WB_DISABLE_DEV_LOGS: true,
     addEventListener(type: string, listener: Listener) {
       listeners.set(type, [...(listeners.get(type) ?? []), listener]);
     },
   };
+  vi.stubGlobal("self", self);
+  vi.stubGlobal("location", self.location);
+  vi.stubGlobal("caches", cacheStorage);
+  vi.stubGlobal("fetch", (input: Request | string, init?: RequestInit) =>
+    network(new Request(input instanceof Request ? input : keyOf(input), init)),
+  );
+  // Workbox runs in development mode here (its assertions on), its logging off: on the scope and seen there.
+  vi.stubGlobal("__WB_DISABLE_DEV_LOGS", true);
+  vi.stubGlobal("ExtendableEvent", ExtendableEvent);
+  vi.stubGlobal("FetchEvent", FetchEvent);
+  globalThis.indexedDB = new IDBFactory();
+  syncQueue.mockClear();
+  vi.resetModules();
+  await import("./sw");
+  await dispatch(new ExtendableEvent("install"));
+  await dispatch(new ExtendableEvent("activate"));
+  network.mockClear();
+  network.mockImplementation(server);
+});
 
-  new Function("self", "caches", "fetch", "clients", "Request", SW_SOURCE)(self, cacheStorage, fetchFn, clients, ScopedRequest);
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
 
-  function dispatch(type: string, extra: Record<string, unknown> = {}) {
-    const waits: Promise<unknown>[] = [];
-    let responded: Promise<Response> | undefined;
-    const event = {
-      type,
-      waitUntil(promise: Promise<unknown>) {
-        waits.push(promise);
-      },
-      respondWith(promise: Promise<Response> | Response) {
-        if (responded) throw new Error("respondWith called twice");
-        responded = Promise.resolve(promise);
-      },
-      ...extra,
-    };
-    for (const listener of listeners.get(type) ?? []) listener(event);
-    return {
-      get intercepted() {
-        return responded !== undefined;
-      },
-      response: () => responded,
-      settled: async () => {
-        await responded?.catch(() => {});
-        // waitUntil may be called while the response is produced.
-        await Promise.all(waits);
-      },
-    };
-  }
-
-  async function fetchEvent(request: Request) {
-    const result = dispatch("fetch", { request, preloadResponse: Promise.resolve(undefined) });
-    const response = await result.response();
-    await result.settled();
-    return { intercepted: result.intercepted, response };
-  }
-
-  return { self, network, fetchFn, cacheStorage, clients, dispatch, fetchEvent };
-}
-
-const nav = (path: string) => new NavigationRequest(new URL(path, ORIGIN));
-const get = (path: string, init?: RequestInit) => new Request(new URL(path, ORIGIN), init);
-
-describe("service worker (public/sw.js)", () => {
-  let scope: ReturnType<typeof createScope>;
-
-  beforeEach(async () => {
-    scope = createScope();
-    const install = scope.dispatch("install");
-    await install.settled();
-    scope.fetchFn.mockClear();
-    scope.network.mockClear();
+describe("install and update", () => {
+  it("precaches the offline page, the manifest, the icons, the offline player and its chunks, without skipping waiting", async () => {
+    const urls = cacheStorage.urls();
+    for (const { url } of MANIFEST) expect(urls).toContain(`${ORIGIN}${url}`);
+    expect(await cacheStorage.keys()).toEqual(["nika-precache-v2"]);
+    expect(scope.skipWaiting).not.toHaveBeenCalled();
   });
 
-  it("precaches the offline page, manifest and icons on install without skipping waiting", async () => {
-    const urls = scope.cacheStorage.allUrls();
-    for (const path of [
-      "/offline.html",
-      "/manifest.webmanifest",
-      "/icons/icon.svg",
-      "/icons/icon-192.png",
-      "/icons/icon-512.png",
-      "/icons/maskable-512.png",
-      "/icons/apple-touch-icon.png",
-    ]) {
-      expect(urls).toContain(`${ORIGIN}${path}`);
-    }
-    expect(scope.self.skipWaiting).not.toHaveBeenCalled();
+  it("fetches the offline player page without cookies (and refuses a redirect), the other files as usual", async () => {
+    const fresh = vi.fn<Fetch>(server);
+    network.mockImplementation(fresh);
+    listeners = new Map();
+    cacheStorage.caches.clear();
+    vi.resetModules();
+    await import("./sw");
+    await dispatch(new ExtendableEvent("install"));
+    const requests = new Map(fresh.mock.calls.map(([request]) => [new URL(request.url).pathname, request]));
+    expect(requests.get(PLAYER)).toMatchObject({ credentials: "omit", redirect: "error" });
+    expect(requests.get("/offline.html")).toMatchObject({ credentials: "same-origin", redirect: "follow" });
+    expect(requests.get("/assets/entry.client-abc.js")).toMatchObject({ credentials: "same-origin" });
   });
 
-  it("skips waiting only when asked via a SKIP_WAITING message", () => {
-    scope.dispatch("message", { data: { type: "something-else" } });
-    expect(scope.self.skipWaiting).not.toHaveBeenCalled();
-    scope.dispatch("message", { data: { type: "SKIP_WAITING" } });
-    expect(scope.self.skipWaiting).toHaveBeenCalledTimes(1);
+  it("skips waiting only when the page asks with SKIP_WAITING", async () => {
+    for (const listener of listeners.get("message") ?? []) listener(new MessageEvent("message", { data: { type: "something-else" } }));
+    for (const listener of listeners.get("message") ?? []) listener(new MessageEvent("message", { data: null }));
+    expect(scope.skipWaiting).not.toHaveBeenCalled();
+    for (const listener of listeners.get("message") ?? []) listener(new MessageEvent("message", { data: { type: "SKIP_WAITING" } }));
+    expect(scope.skipWaiting).toHaveBeenCalledTimes(1);
   });
 
-  it("deletes old caches and claims clients on activate", async () => {
-    await scope.cacheStorage.open("nika-precache-v0");
-    await scope.cacheStorage.open("nika-assets-v0");
-    await scope.cacheStorage.open("unrelated");
-    const before = await scope.cacheStorage.keys();
-    await scope.dispatch("activate").settled();
-    const after = await scope.cacheStorage.keys();
-    expect(after).not.toContain("nika-precache-v0");
-    expect(after).not.toContain("nika-assets-v0");
-    expect(after).toContain("unrelated");
-    expect(after.filter((name) => name.startsWith("nika-precache-"))).toHaveLength(1);
-    expect(before.length).toBeGreaterThan(after.length);
+  it("on activate, deletes older versions' caches, keeps the offline media and other caches, claims the pages, enables navigation preload", async () => {
+    for (const name of ["nika-precache-v1", "nika-assets-v1", "nika-offline-media", "unrelated"]) await cacheStorage.open(name);
+    scope.clients.claim.mockClear();
+    await dispatch(new ExtendableEvent("activate"));
+    expect((await cacheStorage.keys()).sort()).toEqual(["nika-offline-media", "nika-precache-v2", "unrelated"]);
     expect(scope.clients.claim).toHaveBeenCalledTimes(1);
+    expect(scope.registration.navigationPreload.enable).toHaveBeenCalled();
   });
+});
 
-  it("serves navigations from the network (network-first)", async () => {
-    const { intercepted, response } = await scope.fetchEvent(nav("/licoes/1"));
+describe("navigations (privacy: never stored)", () => {
+  it("come from the network, or from navigation preload when it answered", async () => {
+    const { intercepted, response } = await fetchEvent(nav("/licoes/1"));
     expect(intercepted).toBe(true);
     expect(await response!.text()).toBe("network:/licoes/1");
+    const preloaded = await fetchEvent(nav("/"), new Response("preloaded", { headers: { "Content-Type": "text/html" } }));
+    expect(await preloaded.response!.text()).toBe("preloaded");
+    expect(network).toHaveBeenCalledTimes(1);
   });
 
-  it("falls back to /offline.html when a navigation fails", async () => {
-    scope.network.mockRejectedValue(new TypeError("Failed to fetch"));
-    const { intercepted, response } = await scope.fetchEvent(nav("/licoes/1"));
-    expect(intercepted).toBe(true);
-    expect(response!.status).toBe(200);
-    expect(await response!.text()).toBe("network:/offline.html");
-  });
-
-  it("uses the navigation preload response when there is one", async () => {
-    const preloaded = new Response("preloaded", { headers: { "Content-Type": "text/html" } });
-    const result = scope.dispatch("fetch", { request: nav("/"), preloadResponse: Promise.resolve(preloaded) });
-    expect(await (await result.response())!.text()).toBe("preloaded");
-    expect(scope.fetchFn).not.toHaveBeenCalled();
-  });
-
-  it("never stores navigation (HTML) responses in any cache", async () => {
-    const putSpies = await Promise.all(
-      (await scope.cacheStorage.keys()).map(async (name) => vi.spyOn(await scope.cacheStorage.open(name), "put")),
-    );
-    const before = scope.cacheStorage.allUrls().sort();
-
-    for (const path of ["/", "/dashboard", "/licoes/1?x=1", "/conta"]) {
-      const { response } = await scope.fetchEvent(nav(path));
-      expect(response!.status).toBe(200);
+  it("are never written to any cache, signed-in pages included", async () => {
+    const before = cacheStorage.urls().sort();
+    for (const path of ["/", "/dashboard", "/licoes/1?x=1", "/conta", "/flashcard-v2", "/flashcard-v2/animais"]) {
+      const { response } = await fetchEvent(nav(path));
+      expect(await response!.text()).toBe(`network:${path.split("?")[0]}`);
     }
-    // Even a navigation to a precached path is not written back.
-    await scope.fetchEvent(nav("/offline.html"));
-
-    expect(scope.cacheStorage.allUrls().sort()).toEqual(before);
-    for (const spy of putSpies) expect(spy).not.toHaveBeenCalled();
-    expect(await scope.cacheStorage.keys()).toHaveLength(1); // only the precache exists
+    expect(cacheStorage.urls().sort()).toEqual(before);
+    expect((await cacheStorage.keys()).sort()).toEqual(["nika-precache-v2"]);
   });
 
-  it("caches /assets/* on first fetch and serves it from cache afterwards", async () => {
-    const first = await scope.fetchEvent(get("/assets/x.js"));
-    expect(first.intercepted).toBe(true);
-    expect(await first.response!.text()).toBe("network:/assets/x.js");
-    expect(scope.fetchFn).toHaveBeenCalledTimes(1);
-    expect(scope.cacheStorage.allUrls()).toContain(`${ORIGIN}/assets/x.js`);
-
-    scope.network.mockRejectedValue(new TypeError("offline"));
-    const second = await scope.fetchEvent(get("/assets/x.js"));
-    expect(second.intercepted).toBe(true);
-    expect(await second.response!.text()).toBe("network:/assets/x.js");
-    expect(scope.fetchFn).toHaveBeenCalledTimes(1);
-  });
-
-  it("does not cache failed or HTML responses under /assets/", async () => {
-    scope.network.mockResolvedValueOnce(new Response("missing", { status: 404 }));
-    await scope.fetchEvent(get("/assets/missing.js"));
-    scope.network.mockResolvedValueOnce(new Response("<p>hi</p>", { headers: { "Content-Type": "text/html" } }));
-    await scope.fetchEvent(get("/assets/page.js"));
-    expect(scope.cacheStorage.allUrls()).not.toContain(`${ORIGIN}/assets/missing.js`);
-    expect(scope.cacheStorage.allUrls()).not.toContain(`${ORIGIN}/assets/page.js`);
-  });
-
-  it("serves precached files from the cache", async () => {
-    scope.network.mockRejectedValue(new TypeError("offline"));
-    const { intercepted, response } = await scope.fetchEvent(get("/manifest.webmanifest"));
-    expect(intercepted).toBe(true);
-    expect(await response!.text()).toBe("network:/manifest.webmanifest");
-  });
-
-  it("does not intercept non-GET requests", async () => {
-    for (const method of ["POST", "PUT", "DELETE"]) {
-      const { intercepted } = await scope.fetchEvent(get("/assets/x.js", { method, body: "a=1" }));
-      expect(intercepted).toBe(false);
+  it("offline, outside the flashcards, get the precached /offline.html", async () => {
+    offline();
+    for (const path of ["/licoes/1", "/", "/flashcard-v2-antigo", "/chat?c=1"]) {
+      const { response } = await fetchEvent(nav(path));
+      expect(response!.status, path).toBe(200);
+      expect(await response!.text(), path).toBe("network:/offline.html");
     }
-    const postNav = new (class extends Request {
-      override get mode(): RequestMode {
-        return "navigate";
-      }
-    })(new URL("/login", ORIGIN), { method: "POST", body: "email=a" });
-    expect((await scope.fetchEvent(postNav)).intercepted).toBe(false);
-    expect(scope.fetchFn).not.toHaveBeenCalled();
   });
 
-  it("does not intercept loader data, API or cross-origin requests", async () => {
-    for (const url of [
-      `${ORIGIN}/dashboard.data`,
-      `${ORIGIN}/_root.data?_routes=root`,
-      `${ORIGIN}/api/chat`,
-      `${ORIGIN}/__manifest?p=%2Flicoes&version=abc`,
-      `${ORIGIN}/licoes/1?_data=routes%2Flicoes`,
-      "https://cdn.example.com/assets/x.js",
+  it("offline, under /flashcard-v2, are redirected to the precached offline player", async () => {
+    offline();
+    for (const path of ["/flashcard-v2", "/flashcard-v2/", "/flashcard-v2/animais", "/flashcard-v2/9b1c/jogo?x=1"]) {
+      const { response } = await fetchEvent(nav(path));
+      expect(response!.status, path).toBe(302);
+      expect(response!.headers.get("Location"), path).toBe(`${ORIGIN}${PLAYER}`);
+    }
+  });
+
+  it("serve the offline player from the precache, online or not, with or without a query", async () => {
+    const online = await fetchEvent(nav(PLAYER));
+    expect(await online.response!.text()).toBe(`network:${PLAYER}`);
+    expect(network).not.toHaveBeenCalled();
+    offline();
+    const withQuery = await fetchEvent(nav(`${PLAYER}?bundle=1`));
+    expect(withQuery.response!.status).toBe(200);
+    expect(await withQuery.response!.text()).toBe(`network:${PLAYER}`);
+  });
+
+  it("leave posts (form submissions) to the browser", async () => {
+    const { intercepted } = await fetchEvent(nav("/login", { method: "POST", body: "email=a" }));
+    expect(intercepted).toBe(false);
+    expect(network).not.toHaveBeenCalled();
+  });
+});
+
+describe("other requests", () => {
+  it("does not touch loader data, /api, /resources, Remix's manifest, non-GET or other origins", async () => {
+    for (const request of [
+      get("/dashboard.data"),
+      get("/_root.data?_routes=root"),
+      get("/flashcard-v2.data"),
+      get("/api/chat"),
+      get("/resources/offline/bundle?target=review"),
+      get("/__manifest?p=%2Flicoes&version=abc"),
+      get("/assets/x.js", { method: "POST", body: "a" }),
+      get("/resources/offline/sync", { method: "POST", body: "{}" }),
+      new Request("https://cdn.example.com/assets/x.js"),
     ]) {
-      const { intercepted } = await scope.fetchEvent(new Request(url));
-      expect(intercepted, url).toBe(false);
+      const { intercepted } = await fetchEvent(request);
+      expect(intercepted, `${request.method} ${request.url}`).toBe(false);
     }
-    expect(scope.cacheStorage.allUrls().some((url) => !url.startsWith(`${ORIGIN}/`))).toBe(false);
-    expect(scope.fetchFn).not.toHaveBeenCalled();
+    expect(network).not.toHaveBeenCalled();
+  });
+
+  it("serves /assets/* cache-first: stored on first fetch, then answered offline", async () => {
+    const first = await fetchEvent(get("/assets/page-x1.js"));
+    expect(await first.response!.text()).toBe("network:/assets/page-x1.js");
+    expect(cacheStorage.caches.get("nika-assets-v2")?.entries.has(`${ORIGIN}/assets/page-x1.js`)).toBe(true);
+    offline();
+    const second = await fetchEvent(get("/assets/page-x1.js"));
+    expect(await second.response!.text()).toBe("network:/assets/page-x1.js");
+    expect(network).toHaveBeenCalledTimes(1);
+  });
+
+  it("does not store failed, HTML or private responses under /assets/", async () => {
+    network.mockResolvedValueOnce(new Response("missing", { status: 404 }));
+    await fetchEvent(get("/assets/missing.js"));
+    network.mockResolvedValueOnce(new Response("<p>hi</p>", { headers: { "Content-Type": "text/html" } }));
+    await fetchEvent(get("/assets/page.js"));
+    network.mockResolvedValueOnce(new Response("x", { headers: { "Cache-Control": "private, max-age=60" } }));
+    await fetchEvent(get("/assets/private.js"));
+    const stored = cacheStorage.urls();
+    for (const path of ["/assets/missing.js", "/assets/page.js", "/assets/private.js"]) expect(stored).not.toContain(`${ORIGIN}${path}`);
+  });
+
+  it("serves precached files from the precache", async () => {
+    offline();
+    for (const path of ["/manifest.webmanifest", "/assets/offline-player-abc.js", "/offline.html"]) {
+      const { response } = await fetchEvent(get(path));
+      expect(await response!.text(), path).toBe(`network:${path}`);
+    }
+  });
+});
+
+describe("offline media (nika-offline-media)", () => {
+  const PICTURE = "/media/flashcards/gato.webp";
+  const SOUND = "/content/flashcards/gato.mp3";
+
+  beforeEach(async () => {
+    const media = await cacheStorage.open("nika-offline-media");
+    await media.put(get(PICTURE), new Response("picture-bytes", { headers: { "Content-Type": "image/webp" } }));
+    await media.put(get(SOUND), new Response("0123456789", { headers: { "Content-Type": "audio/mpeg" } }));
+    await media.put(get("/assets/correct-abc.mp3"), new Response("ding", { headers: { "Content-Type": "audio/mpeg" } }));
+  });
+
+  it("answers what it holds from the cache, without the network", async () => {
+    offline();
+    expect(await (await fetchEvent(get(PICTURE))).response!.text()).toBe("picture-bytes");
+    expect(await (await fetchEvent(get(SOUND))).response!.text()).toBe("0123456789");
+    expect(await (await fetchEvent(get("/assets/correct-abc.mp3"))).response!.text()).toBe("ding");
+    expect(network).not.toHaveBeenCalled();
+  });
+
+  it("answers a range request (audio) with the range", async () => {
+    const { response } = await fetchEvent(get(SOUND, { headers: { Range: "bytes=2-5" } }));
+    expect(response!.status).toBe(206);
+    expect(response!.headers.get("Content-Range")).toBe("bytes 2-5/10");
+    expect(await response!.text()).toBe("2345");
+  });
+
+  it("sends media it does not hold to the network and stores them nowhere", async () => {
+    const before = cacheStorage.urls().sort();
+    const { response } = await fetchEvent(get("/media/flashcards/cachorro.webp"));
+    expect(await response!.text()).toBe("network:/media/flashcards/cachorro.webp");
+    await fetchEvent(get("/content/flashcards/cachorro.mp3"));
+    expect(cacheStorage.urls().sort()).toEqual(before);
+  });
+});
+
+describe("Background Sync", () => {
+  it("syncs the answer queue on the nika-offline-sync tag, and only on it", async () => {
+    await dispatch(new SyncEvent("something-else"));
+    expect(syncQueue).not.toHaveBeenCalled();
+    const event = await dispatch(new SyncEvent("nika-offline-sync"));
+    expect(syncQueue).toHaveBeenCalledTimes(1);
+    expect(event.pending).toHaveLength(1);
+  });
+
+  it("lets the browser retry when the sync fails (the event's promise rejects)", async () => {
+    syncQueue.mockRejectedValueOnce(new TypeError("Failed to fetch"));
+    const event = await dispatch(new SyncEvent("nika-offline-sync"));
+    await expect(event.pending[0]).rejects.toThrow("Failed to fetch");
   });
 });
