@@ -105,7 +105,26 @@ test("the app is installable: manifest and a root-scoped service worker", async 
     return { scope: ready.scope, script: ready.active?.scriptURL, registrations: (await navigator.serviceWorker.getRegistrations()).length };
   }, budget(10_000));
   expect(registration).toEqual({ scope: `${baseURL}/`, script: `${baseURL}/sw.js`, registrations: 1 });
-  expect(await page.evaluate(async () => Boolean(await caches.match("/offline.html")))).toBe(true);
+  // Workbox keys precached files by their revision (`?__WB_REVISION__=…`).
+  const precached = await page.evaluate(async () =>
+    Promise.all(["/offline.html", "/flashcard-v2/offline"].map(async (url) => Boolean(await caches.match(url, { ignoreSearch: true })))),
+  );
+  expect(precached).toEqual([true, true]);
+});
+
+test("offline, a page falls back to the offline page, and the flashcards open the offline player", async ({ page, context }, testInfo) => {
+  test.skip(!jsEnabled(testInfo), "the service worker is registered by JavaScript");
+  await page.goto("/signin");
+  await page.evaluate(async () => void (await navigator.serviceWorker.ready));
+  await context.setOffline(true);
+  await page.goto("/labs");
+  await expect(page.getByRole("heading", { name: "Você está offline" })).toBeVisible();
+  await expect(page.getByText("Flashcards baixados funcionam sem internet")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Praticar flashcards offline" })).toHaveAttribute("href", "/flashcard-v2/offline");
+  await expectAccessible(page);
+  await page.goto("/flashcard-v2/animais");
+  await expect(page).toHaveURL(/\/flashcard-v2\/offline$/);
+  await context.setOffline(false);
 });
 
 test("client error reports are validated and stored", async ({ request }, testInfo) => {
