@@ -18,6 +18,7 @@ const BENCHES = [
   "foundation",
   "courses",
   "flashcards",
+  "offline",
   "pronunciation",
   "stripe-webhook",
   "chat-ttft",

@@ -30,13 +30,14 @@ import {
 import { args, call, contextFor, CookieJar, createTestBucket, createTestDb, request, TEST_ENV } from "./harness";
 
 let db: Database;
+let statements: () => number;
 let n = 0;
 const NOW = new Date("2026-11-24T12:00:00Z");
 const DAY = 86_400_000;
 const deps = () => ({ db, env: TEST_ENV, bucket: () => undefined as never });
 
 beforeAll(async () => {
-  ({ db } = await createTestDb());
+  ({ db, queryCount: statements } = await createTestDb());
 });
 beforeEach(async () => {
   await db.update(appConfig).set({ configValue: true }).where(eq(appConfig.configKey, "feature_flashcards"));
@@ -448,6 +449,28 @@ describe("syncing answers", () => {
     expect((await sync(who.id, body([bundle], [played], played.answers))).accepted).toHaveLength(4);
     expect((await gamesOf(who.id))[0]).toMatchObject({ kind: "review", categorySlug: null, questionCount: 4, answeredCount: 4 });
     expect((await activitiesOf(who.id)).map((a) => a.kind)).toEqual(["review_game"]);
+  });
+});
+
+describe("the sync's statements", () => {
+  it("100 answers in 10 new games: one read, one per game (its credit), one for the answers, one for the memory, one per finished game", async () => {
+    const who = await learner(20);
+    const bundle = await categoryBundle(who.id, "acoes");
+    const played = Array.from({ length: 10 }, (_, i) =>
+      play(bundle, { from: i % 3, start: new Date(Date.parse(bundle.issuedAt) + (i + 1) * 3_600_000) }),
+    );
+    const input = body(
+      [bundle],
+      played,
+      played.flatMap((p) => p.answers),
+    );
+    const before = statements();
+    const result = await sync(who.id, input);
+    expect(result.accepted).toHaveLength(100);
+    expect(statements() - before).toBe(1 + 10 + 1 + 1 + 10);
+    const again = statements();
+    expect((await sync(who.id, input)).duplicate).toHaveLength(100);
+    expect(statements() - again, "a replay only reads").toBe(1);
   });
 });
 
