@@ -103,7 +103,8 @@ registerRoute(
     sameOrigin && request.mode !== "navigate" && MEDIA_PREFIXES.some((prefix) => url.pathname.startsWith(prefix)),
   async (options) => {
     const { request, url } = options;
-    const stored = await caches.match(request, { cacheName: MEDIA_CACHE });
+    // Vary ignored: these are the same files for everyone, stored from the page's own fetch.
+    const stored = await caches.match(request, { cacheName: MEDIA_CACHE, ignoreVary: true });
     if (stored) return request.headers.has("Range") ? createPartialResponse(request, stored) : stored;
     return url.pathname.startsWith("/assets/") ? assets.handle(options) : fetch(request);
   },
