@@ -75,9 +75,12 @@ test("the offline banner appears when the connection drops", async ({ page, cont
   await page.goto("/");
   await waitForHydration(page);
   await context.setOffline(true);
-  await expect(page.getByText("Você está offline. Algumas funcionalidades podem estar limitadas.")).toBeVisible();
+  await expect(
+    page.getByText("Você está offline. O chat e as aulas precisam de internet; os flashcards baixados funcionam offline."),
+  ).toBeVisible();
+  await expect(page.getByRole("link", { name: "Jogar flashcards baixados" })).toHaveAttribute("href", "/flashcard-v2/offline");
   await context.setOffline(false);
-  await expect(page.getByText("Você está offline. Algumas funcionalidades podem estar limitadas.")).toBeHidden();
+  await expect(page.getByText("Você está offline.", { exact: false })).toBeHidden();
 });
 
 test("the app is installable: manifest and a root-scoped service worker", async ({ page, request, baseURL }, testInfo) => {

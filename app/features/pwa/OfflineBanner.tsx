@@ -1,11 +1,15 @@
 import { useEffect, useState } from "react";
+// The offline feature's own module, not its index: the root's chunk must not carry the feature's components.
+// eslint-disable-next-line no-restricted-imports
+import { OFFLINE_PLAYER_PATH } from "~/features/offline/paths";
 
 export interface OfflineBannerProps {
   className?: string;
 }
 
 /**
- * Shows "Você está offline…" while the browser reports no connection.
+ * Shows "Você está offline…" while the browser reports no connection, and what still works: the flashcards
+ * downloaded for offline practice (the chat needs the internet).
  * Renders nothing on the server and on the first client render (assumes
  * online) to avoid hydration mismatches; the real state is read in an effect.
  */
@@ -27,7 +31,11 @@ export function OfflineBanner({ className }: OfflineBannerProps) {
 
   return (
     <div role="status" aria-live="polite" className={`bg-amber-300 px-4 py-2 text-center text-sm font-medium text-amber-950 ${className ?? ""}`}>
-      Você está offline. Algumas funcionalidades podem estar limitadas.
+      Você está offline. O chat e as aulas precisam de internet; os flashcards baixados funcionam offline.{" "}
+      {/* A document navigation: the service worker answers it from its cache (no route data to fetch). */}
+      <a href={OFFLINE_PLAYER_PATH} className="font-semibold underline underline-offset-2">
+        Jogar flashcards baixados
+      </a>
     </div>
   );
 }
