@@ -639,6 +639,44 @@ describe("memory (FSRS)", () => {
   });
 });
 
+describe("memory written while another answer changes it", () => {
+  it("is never overwritten: the card is read again and the synced answer applied on top", async () => {
+    const who = await learner(5);
+    const bundle = await categoryBundle(who.id, "profissoes");
+    const card = bundle.cards[0]!;
+    await remember(who.id, [{ id: card.id, dueInDays: 0 }]);
+    const played = play(bundle, { count: 1, questionCount: 1 });
+    // An online answer to the same card lands between the sync's read of the memory and its write.
+    let raced = false;
+    const dialect = (db as unknown as { dialect: { sqlToQuery: (query: unknown) => { sql: string } } }).dialect;
+    const racing = new Proxy(db, {
+      get(target, property, receiver) {
+        if (property !== "execute") return Reflect.get(target, property, receiver);
+        return async (query: Parameters<Database["execute"]>[0]) => {
+          const result = await target.execute(query);
+          if (!raced && dialect.sqlToQuery(query).sql.includes("insert into flashcard_questions")) {
+            raced = true;
+            await target
+              .update(flashcardMemory)
+              .set({ reps: 7, lastMissed: true })
+              .where(and(eq(flashcardMemory.userId, who.id), eq(flashcardMemory.cardId, card.id)));
+          }
+          return result;
+        };
+      },
+    });
+    const result = await syncAnswers(
+      { db: racing, env: TEST_ENV },
+      who.id,
+      body([bundle], [played], played.answers),
+      new Date(NOW.getTime() + DAY),
+    );
+    expect(result.accepted).toHaveLength(1);
+    expect(raced).toBe(true);
+    expect(await memoryOf(who.id, card.id)).toMatchObject({ reps: 8, lastMissed: false });
+  });
+});
+
 describe("the routes", () => {
   it("download and sync through the routes; signed out is a 401; the flag off is a 403 for all three", async () => {
     const who = await learner(3);
