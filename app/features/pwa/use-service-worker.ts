@@ -48,6 +48,8 @@ export function useServiceWorker(options: UseServiceWorkerOptions = {}): Service
 
   useEffect(() => {
     if (typeof window === "undefined" || !("serviceWorker" in navigator)) return;
+    // Only the production build makes /sw.js (scripts/vite-sw.ts): `remix vite:dev` runs without a worker.
+    if (import.meta.env.DEV) return;
     const container = navigator.serviceWorker;
     let cancelled = false;
     let intervalId: number | undefined;
