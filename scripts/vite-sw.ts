@@ -116,6 +116,7 @@ export const buildServiceWorker: NonNullable<VitePluginConfig["buildEnd"]> = asy
   });
 
   const script = await readFile(path.join(clientDir, OUTPUT));
+  if (script.includes("__WB_MANIFEST")) throw new Error(`service worker: the precache list was not written into ${OUTPUT}`);
   const sizes = await Promise.all(
     entries.filter((entry) => entry.url !== OFFLINE_PLAYER_PATH).map(async ({ url }) => (await stat(path.join(clientDir, url))).size),
   );
