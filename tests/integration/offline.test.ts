@@ -531,6 +531,20 @@ describe("refusals", () => {
     expect((await gamesOf(who.id))[0]).toMatchObject({ answeredCount: 1, finishedAt: null });
   });
 
+  it("a key already used by another learner's answer is refused, not taken as a duplicate", async () => {
+    const first = await learner(5);
+    const second = await learner(5);
+    const firstBundle = await categoryBundle(first.id, "animais");
+    const theirs = play(firstBundle, { count: 1, questionCount: 1 });
+    expect((await sync(first.id, body([firstBundle], [theirs], theirs.answers))).accepted).toHaveLength(1);
+    const secondBundle = await categoryBundle(second.id, "animais");
+    const mine = play(secondBundle, { count: 1, questionCount: 1 });
+    mine.answers[0]!.key = theirs.answers[0]!.key;
+    const result = await sync(second.id, body([secondBundle], [mine], mine.answers));
+    expect(result.refused.map((r) => [r.key, r.code])).toEqual([[theirs.answers[0]!.key, "invalid"]]);
+    expect(result.duplicate).toEqual([]);
+  });
+
   it("a game whose answers are all refused is never created nor paid", async () => {
     const who = await learner(5);
     const bundle = await categoryBundle(who.id, "animais");
