@@ -248,28 +248,33 @@ test("admins get an edit link per category", async ({ page, admin: _ }) => {
   await expect(page.getByRole("link", { name: "Editar Animais" })).toHaveAttribute("href", "/flashcard-v2/admin/animais");
 });
 
-test("with JavaScript a game whose pictures cannot load shows the error screen and the toast; Tentar novamente recovers", async ({
-  page,
-  learner: _,
-}, testInfo) => {
-  test.skip(!jsEnabled(testInfo), "preloading needs JavaScript");
-  test.setTimeout(budget(60_000));
-  await visit(page, "/flashcard-v2");
-  await page.route(/\/content\/flashcards\/card\./, (route) => route.abort());
-  await page.getByRole("button", { name: /^Roupas e Acessórios/ }).click();
-  await expect(page).toHaveURL(GAME_URL);
-  await expect(page.getByRole("progressbar", { name: "Carregando imagens e sons" })).toBeVisible();
-  // 1 + 5 attempts, 500 ms growing 1.5× between them: about 7 s
-  await expect(page.getByRole("heading", { name: "Não foi possível carregar" })).toBeVisible({ timeout: budget(20_000) });
-  await expect(page.getByText("Ocorreu um erro ao carregar os cartões. Verifique sua conexão e tente novamente.")).toBeVisible();
-  await expect(page).toShowToast("Erro", { description: "Não foi possível carregar os cartões. Tente novamente." });
-  await page.unroute(/\/content\/flashcards\/card\./);
-  await page.getByRole("button", { name: "Tentar novamente" }).click();
-  await expect(question(page)).toBeVisible();
-  await expect(page.getByTestId("flashcard-position")).toHaveText("Cartão 1 de 10");
-  // back to the categories
-  await page.getByRole("link", { name: "Voltar às categorias" }).click();
-  await expect(page).toHaveRedirectedTo("/flashcard-v2");
+// page.route() does not see the requests a service worker makes, and the worker fetches the pictures it does not
+// keep: here the pages talk to the network themselves.
+test.describe(() => {
+  test.use({ serviceWorkers: "block" });
+  test("with JavaScript a game whose pictures cannot load shows the error screen and the toast; Tentar novamente recovers", async ({
+    page,
+    learner: _,
+  }, testInfo) => {
+    test.skip(!jsEnabled(testInfo), "preloading needs JavaScript");
+    test.setTimeout(budget(60_000));
+    await visit(page, "/flashcard-v2");
+    await page.route(/\/content\/flashcards\/card\./, (route) => route.abort());
+    await page.getByRole("button", { name: /^Roupas e Acessórios/ }).click();
+    await expect(page).toHaveURL(GAME_URL);
+    await expect(page.getByRole("progressbar", { name: "Carregando imagens e sons" })).toBeVisible();
+    // 1 + 5 attempts, 500 ms growing 1.5× between them: about 7 s
+    await expect(page.getByRole("heading", { name: "Não foi possível carregar" })).toBeVisible({ timeout: budget(20_000) });
+    await expect(page.getByText("Ocorreu um erro ao carregar os cartões. Verifique sua conexão e tente novamente.")).toBeVisible();
+    await expect(page).toShowToast("Erro", { description: "Não foi possível carregar os cartões. Tente novamente." });
+    await page.unroute(/\/content\/flashcards\/card\./);
+    await page.getByRole("button", { name: "Tentar novamente" }).click();
+    await expect(question(page)).toBeVisible();
+    await expect(page.getByTestId("flashcard-position")).toHaveText("Cartão 1 de 10");
+    // back to the categories
+    await page.getByRole("link", { name: "Voltar às categorias" }).click();
+    await expect(page).toHaveRedirectedTo("/flashcard-v2");
+  });
 });
 
 test("with JavaScript the flashcards' pictures and sounds and the modules' pictures are warmed 1 s after the first signed-in page, once per session", async ({

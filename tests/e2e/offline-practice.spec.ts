@@ -125,6 +125,7 @@ test("download Revisão and a category, play both offline, sync once when back o
   await download(page, "Animais");
   // downloads cost nothing
   expect((await userById(learner.id)).monthlyCredits).toBe(50);
+  await expectAccessible(page);
 
   // the service worker controls the page, with the offline player precached
   await page.evaluate(async () => void (await navigator.serviceWorker.ready));
@@ -184,6 +185,55 @@ test("download Revisão and a category, play both offline, sync once when back o
   await visit(page, "/flashcard-v2");
   await row(page, "Animais").getByRole("button", { name: "Remover download" }).click();
   await expect(row(page, "Animais").getByRole("button", { name: "Baixar para praticar offline" })).toBeVisible();
+});
+
+/** The account marker (IndexedDB `nika-offline`, store `meta`, key `account`), or null. Never creates the database. */
+const markerOf = (page: Page) =>
+  page.evaluate(
+    async () =>
+      (await indexedDB.databases()).some((db) => db.name === "nika-offline") &&
+      new Promise<string | null>((resolve, reject) => {
+        const open = indexedDB.open("nika-offline");
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains("meta")) return resolve(null);
+          const get = db.transaction("meta").objectStore("meta").get("account");
+          get.onsuccess = () => {
+            resolve((get.result as string | undefined) ?? null);
+            db.close();
+          };
+          get.onerror = () => reject(get.error);
+        };
+      }),
+  );
+
+test("a signed-in page marks this browser as the learner's; signing out clears the mark and keeps the queue", async ({
+  page,
+  learner,
+}, testInfo) => {
+  test.skip(!jsEnabled(testInfo), "the marker is written by the page's script");
+  await visit(page, "/");
+  // written late (never in the page's first moments), then kept
+  await expect.poll(async () => (await markerOf(page)) || null, { timeout: budget(10_000) }).toBe(learner.id);
+  // an answer queued for this learner stays after signing out
+  await page.evaluate(
+    (userId) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open("nika-offline");
+        open.onsuccess = () => {
+          const tx = open.result.transaction("queue", "readwrite");
+          tx.objectStore("queue").put({ userId, answer: { key: "k-1" }, game: {}, bundleRef: {} }, "k-1");
+          tx.oncomplete = () => resolve();
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+    learner.id,
+  );
+  await page.getByRole("button", { name: "Sair" }).first().click();
+  await expect(page).toHaveRedirectedTo(/^\/signin/);
+  await expect.poll(async () => (await markerOf(page)) || null, { timeout: budget(10_000) }).toBeNull();
+  expect((await queueOf(page)).map((item) => item.userId)).toEqual([learner.id]);
 });
 
 test("a tampered bundle, another learner's and an expired one are refused by the sync", async ({
