@@ -139,10 +139,18 @@ const flashcardsManifest = {
   sounds: Object.fromEntries(
     SOUNDS.slice(0, 2).map((sound) => [sound, asset(`sound-${sound}`, "mp3", readSource(join(flashcardsDir, "sounds", `${sound}.mp3`)))]),
   ),
-  // Every file above by URL → its size in bytes (last: the entries above register the files), so an offline download's
-  // size is known before it starts.
-  bytes: Object.fromEntries([...flashcards.wanted].map(([fileName, bytes]) => [`${urlRoot}/${flashcards.name}/${fileName}`, bytes.length])),
 };
+// The sizes of what an offline download holds (a card's picture and word, the feedback's sounds and pictures), so its
+// size is known before it starts: beside each card (numbers only, little for the worker to carry) and by URL for the
+// game's own files.
+const bytesAt = (url) => flashcards.wanted.get(url.slice(url.lastIndexOf("/") + 1))?.length ?? 0;
+for (const card of flashcardsManifest.cards) Object.assign(card, { imageBytes: bytesAt(card.imageUrl), audioBytes: bytesAt(card.audioUrl) });
+flashcardsManifest.feedbackBytes = Object.fromEntries(
+  [
+    ...Object.values(flashcardsManifest.sounds),
+    ...Object.values(flashcardsManifest.tiers).flatMap((tier) => [tier.imageUrl, tier.soundUrl]),
+  ].map((url) => [url, bytesAt(url)]),
+);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Pronunciation (content/pronunciation/, issue 10): the reference audio of each level, keyed like the database's

@@ -33,7 +33,13 @@ export const FEEDBACK: { sounds: { correct: string; incorrect: string }; tiers: 
   tiers: manifest.tiers,
 };
 
-const bytesByUrl = new Map(Object.entries(manifest.bytes));
+const bytesByUrl = new Map<string, number>([
+  ...manifest.cards.flatMap((card): [string, number][] => [
+    [card.imageUrl, card.imageBytes],
+    [card.audioUrl, card.audioBytes],
+  ]),
+  ...Object.entries(manifest.feedbackBytes),
+]);
 
 /** The size in bytes of a shipped file, by its URL; undefined for any other URL (an admin's upload is in R2). */
 export const shippedBytes = (url: string): number | undefined => bytesByUrl.get(url);
