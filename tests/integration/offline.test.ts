@@ -205,6 +205,18 @@ describe("a category bundle", () => {
     expect(await ledgerOf(who.id)).toEqual([]);
   });
 
+  it("a download drops the learner's bundles expired over 30 days ago, and nobody else's", async () => {
+    const who = await learner();
+    const other = await learner();
+    const old = await categoryBundle(who.id, "animais", new Date(NOW.getTime() - 45 * DAY)); // expired 31 days ago
+    const recent = await categoryBundle(who.id, "animais", new Date(NOW.getTime() - 43 * DAY)); // expired 29 days ago
+    const theirs = await categoryBundle(other.id, "animais", new Date(NOW.getTime() - 45 * DAY));
+    await categoryBundle(who.id, "animais");
+    const kept = (await db.select({ id: offlineBundles.id }).from(offlineBundles)).map((row) => row.id);
+    expect(kept).not.toContain(old.id);
+    expect(kept).toEqual(expect.arrayContaining([recent.id, theirs.id]));
+  });
+
   it("lists every picture and sound once and tells its sizes: the JSON's exactly, the media's from the files", async () => {
     const who = await learner();
     const { bundle } = (await download(who, { target: "category", slug: "animais" })).data;

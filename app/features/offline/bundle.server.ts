@@ -32,6 +32,8 @@ export const BUNDLE_TTL_MS = 14 * 86_400_000;
 /** Revisão offline: the cards due within this window from the download, or missed last time. */
 export const REVIEW_WINDOW_MS = 7 * 86_400_000;
 export const MAX_REVIEW_CARDS = 100;
+/** A learner's bundles this long past their expiry go when they download another (their answers are refused anyway). */
+export const EXPIRED_BUNDLES_KEPT_MS = 30 * 86_400_000;
 const SIGNATURE_PURPOSE = "offline-bundle";
 export const REVIEW_TITLE = "Revisão";
 
@@ -237,7 +239,10 @@ export async function estimateBundle(
 
 export type IssueResult = { ok: true; bundle: IssuedBundle } | { ok: false; code: BundleRefusal };
 
-/** Issues a bundle: its cards and options are stored (one statement after the plan's) and it is signed. No credit. */
+/**
+ * Issues a bundle: its cards and options are stored (one statement after the plan's, which also drops the learner's
+ * bundles long expired) and it is signed. No credit.
+ */
 export async function issueBundle(
   deps: BundleDeps,
   userId: string,
@@ -251,6 +256,9 @@ export async function issueBundle(
   const bundle = await compose(deps, userId, plan.planned, id, now);
   const cards = Object.fromEntries(bundle.cards.map((card) => [card.id, card.options.map((option) => option.id)]));
   await deps.db.execute(sql`
+    with pruned as (
+      delete from offline_bundles where user_id = ${userId} and expires_at < ${new Date(now.getTime() - EXPIRED_BUNDLES_KEPT_MS).toISOString()}
+    )
     insert into offline_bundles (id, user_id, kind, category_slug, cards, issued_at, expires_at)
     values (${id}, ${userId}, ${bundle.kind}, ${bundle.category?.slug ?? null}, ${JSON.stringify(cards)}::jsonb, ${bundle.issuedAt}, ${bundle.expiresAt})`);
   return { ok: true, bundle };
