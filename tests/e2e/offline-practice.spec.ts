@@ -59,6 +59,8 @@ const row = (page: Page, name: string) => page.getByTestId("offline-download").f
 /** Downloads `name`'s bundle from the picker: its estimate first, then the stored size. */
 async function download(page: Page, name: string) {
   const item = row(page, name);
+  // the sizes are asked for once the section is on screen
+  await item.scrollIntoViewIfNeeded();
   await expect(item.getByTestId("offline-download-size")).toHaveText(/^\d+(,\d)? (KB|MB) · \d+ cartões$/, { timeout: budget(15_000) });
   await item.getByRole("button", { name: "Baixar para praticar offline" }).click();
   await expect(item.getByTestId("offline-download-size")).toHaveText(/^Baixado · \d+(,\d)? (KB|MB) · \d+ cartões · válido até \d\d\/\d\d$/, {

@@ -9,6 +9,7 @@ import { ArrowLeftIcon, ArrowRightIcon, CardsIcon, PlayIcon } from "~/components
 import { NoticeBox } from "~/components/notice";
 import {
   accountBundles,
+  accountQueue,
   currentAccount,
   enqueue,
   OFFLINE_PLAYER_PATH,
@@ -47,8 +48,11 @@ type Game = { id: string; stored: StoredBundle; cards: BundleCard[] };
 
 const expired = (stored: StoredBundle) => new Date(stored.bundle.expiresAt).getTime() <= Date.now();
 
-/** Up to 10 cards: a category's in a random order; Revisão's in the server's order (missed and due first). */
-function pickCards(stored: StoredBundle): BundleCard[] {
+/**
+ * Up to 10 cards: a category's in a random order; Revisão's in the server's order (missed and due first).
+ * Cards answered in games still waiting to be synced go last, so a second game offline asks other words.
+ */
+function pickCards(stored: StoredBundle, answered: ReadonlySet<string>): BundleCard[] {
   const cards = [...stored.bundle.cards];
   if (stored.bundle.kind === "category") {
     for (let i = cards.length - 1; i > 0; i--) {
@@ -56,7 +60,8 @@ function pickCards(stored: StoredBundle): BundleCard[] {
       [cards[i], cards[j]] = [cards[j]!, cards[i]!];
     }
   }
-  return cards.slice(0, QUESTIONS_PER_GAME);
+  const fresh = cards.filter((card) => !answered.has(card.id));
+  return [...fresh, ...cards.filter((card) => answered.has(card.id))].slice(0, QUESTIONS_PER_GAME);
 }
 
 export function OfflinePlayer() {
@@ -82,9 +87,11 @@ export function OfflinePlayer() {
     };
   }, []);
 
-  const start = (stored: StoredBundle) => {
+  const start = async (stored: StoredBundle) => {
     setConfirming(null);
-    setGame({ id: crypto.randomUUID(), stored, cards: pickCards(stored) });
+    const queued = account ? await accountQueue(account).catch(() => []) : [];
+    const answered = new Set(queued.filter((item) => item.game.bundleId === stored.bundle.id).map((item) => item.answer.cardId));
+    setGame({ id: crypto.randomUUID(), stored, cards: pickCards(stored, answered) });
   };
 
   if (game && account) {
@@ -99,7 +106,7 @@ export function OfflinePlayer() {
           onAgain={() => setConfirming(game.stored)}
           onLeave={() => setGame(null)}
         />
-        {confirming ? <ConfirmStart stored={confirming} onStart={() => start(confirming)} onCancel={() => setConfirming(null)} /> : null}
+        {confirming ? <ConfirmStart stored={confirming} onStart={() => void start(confirming)} onCancel={() => setConfirming(null)} /> : null}
       </GameFrame>
     );
   }
@@ -177,7 +184,7 @@ export function OfflinePlayer() {
           ))}
         </ul>
       )}
-      {confirming ? <ConfirmStart stored={confirming} onStart={() => start(confirming)} onCancel={() => setConfirming(null)} /> : null}
+      {confirming ? <ConfirmStart stored={confirming} onStart={() => void start(confirming)} onCancel={() => setConfirming(null)} /> : null}
     </div>
   );
 }

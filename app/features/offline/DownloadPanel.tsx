@@ -3,7 +3,7 @@
 // server's estimate) and after (what is stored), the download's progress, "Remover download", and the
 // queue's state. One download at a time; errors in pt-BR.
 import { Link } from "@remix-run/react";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { Button, buttonVariants } from "~/components/button";
 import { DownloadIcon, TrashIcon } from "~/components/icons";
 import { accountBundles, type StoredBundle } from "./db";
@@ -30,6 +30,14 @@ export type DownloadPanelProps = {
 
 type Row = { key: string; name: string; target: BundleTarget; available: boolean };
 
+/** The estimates are asked one at a time (each composes a bundle on the server), not all at once. */
+let estimating: Promise<unknown> = Promise.resolve();
+function queuedEstimate(target: BundleTarget): Promise<BundleEstimate> {
+  const next = estimating.then(() => fetchEstimate(target));
+  estimating = next.catch(() => {});
+  return next;
+}
+
 const dateLabel = (iso: string) => new Intl.DateTimeFormat("pt-BR", { day: "2-digit", month: "2-digit" }).format(new Date(iso));
 
 export default function DownloadPanel({ userId, categories, reviewCount }: DownloadPanelProps) {
@@ -40,6 +48,22 @@ export default function DownloadPanel({ userId, categories, reviewCount }: Downl
 
   const reload = useCallback(() => void accountBundles(userId).then(setStored, () => setStored([])), [userId]);
   useEffect(() => (supported ? reload() : undefined), [reload, supported]);
+
+  // The sizes are asked for once the section is on screen (it sits below the tiles).
+  const [seen, setSeen] = useState(false);
+  const sectionRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const section = sectionRef.current;
+    if (!section || typeof IntersectionObserver === "undefined") return setSeen(true);
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) {
+        setSeen(true);
+        observer.disconnect();
+      }
+    });
+    observer.observe(section);
+    return () => observer.disconnect();
+  }, []);
 
   const rows: Row[] = [
     { key: "review", name: "Revisão", target: { target: "review" }, available: reviewCount > 0 },
@@ -52,7 +76,7 @@ export default function DownloadPanel({ userId, categories, reviewCount }: Downl
   ];
 
   return (
-    <section aria-labelledby="praticar-offline" className="mt-10" data-testid="offline-downloads">
+    <section ref={sectionRef} aria-labelledby="praticar-offline" className="mt-10" data-testid="offline-downloads">
       <h2 id="praticar-offline" className="text-lg font-bold tracking-tight">
         Praticar offline
       </h2>
@@ -70,6 +94,7 @@ export default function DownloadPanel({ userId, categories, reviewCount }: Downl
               key={row.key}
               row={row}
               stored={stored ? (storedFor(stored, row.target) ?? null) : undefined}
+              seen={seen}
               locked={busy !== null && busy !== row.key}
               onBusy={(on) => setBusy(on ? row.key : null)}
               onChange={reload}
@@ -87,6 +112,7 @@ export default function DownloadPanel({ userId, categories, reviewCount }: Downl
 function DownloadRow({
   row,
   stored,
+  seen,
   locked,
   onBusy,
   onChange,
@@ -94,6 +120,8 @@ function DownloadRow({
   row: Row;
   /** undefined while the stored downloads are being read. */
   stored: StoredBundle | null | undefined;
+  /** The section has been on screen: the estimate may be asked. */
+  seen: boolean;
   locked: boolean;
   onBusy: (busy: boolean) => void;
   onChange: () => void;
@@ -102,19 +130,20 @@ function DownloadRow({
   const [progress, setProgress] = useState<DownloadProgress | null>(null);
   const [error, setError] = useState<string | null>(null);
   const labelId = `offline-${row.key}`;
+  const expired = stored ? new Date(stored.bundle.expiresAt).getTime() <= Date.now() : false;
 
   // The size before downloading (asked only for what is not downloaded yet, and only when it can be played).
   useEffect(() => {
-    if (stored !== null || !row.available) return;
+    if ((stored !== null && !expired) || stored === undefined || !row.available || !seen) return;
     let live = true;
-    fetchEstimate(row.target).then(
+    queuedEstimate(row.target).then(
       (value) => live && setEstimate(value),
       (e: unknown) => live && setError(e instanceof DownloadError ? e.message : DOWNLOAD_ERRORS.server),
     );
     return () => {
       live = false;
     };
-  }, [stored, row.available, row.target.target, row.key]); // eslint-disable-line react-hooks/exhaustive-deps -- the target is named by its key
+  }, [stored, expired, seen, row.available, row.target.target, row.key]); // eslint-disable-line react-hooks/exhaustive-deps -- the target is named by its key
 
   const download = async () => {
     setError(null);
@@ -146,7 +175,6 @@ function DownloadRow({
   };
 
   const downloading = progress !== null;
-  const expired = stored ? new Date(stored.bundle.expiresAt).getTime() <= Date.now() : false;
   return (
     <li className="flex flex-wrap items-center gap-3 p-3 sm:p-4" data-testid="offline-download" aria-labelledby={labelId}>
       <div className="min-w-0 flex-1">
@@ -185,7 +213,8 @@ function DownloadRow({
           <TrashIcon size={16} />
           Remover download
         </Button>
-      ) : (
+      ) : null}
+      {stored && !expired ? null : (
         <Button
           size="sm"
           onClick={download}
