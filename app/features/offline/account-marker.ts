@@ -1,39 +1,24 @@
 // The account marker (meta `account` in IndexedDB): which learner this browser is signed in as, so the
 // offline player and the sync — which run with no server to ask — touch only that learner's bundles and
-// answers. Written on every signed-in page load, cleared on the sign-in page. Cheap and late: the write
-// waits until the page has been up for a while and the browser is idle, and the IndexedDB code is loaded
-// only then (it is not in the page's own script).
+// answers. Signed-in pages write it and sync the queue (the app opened) and again whenever the connection
+// comes back; the sign-in page clears it. Pages import this feature only once they have settled
+// (`whenSettled`), so none of it is in their first-load script nor runs in their first moments.
+import { clearCurrentAccount, setCurrentAccount } from "./db";
+import { syncQueue } from "./sync";
 
-/** The marker is never written in a page's first moments (its main thread belongs to the page). */
-export const MARKER_DELAY_MS = 2000;
+const ignore = () => {}; // storage refused (private mode, quota) or offline: offline practice waits, the page does not
 
-type IdleWindow = Window & {
-  requestIdleCallback?: (fn: () => void, options?: { timeout: number }) => number;
-  cancelIdleCallback?: (id: number) => void;
-};
+const syncQuietly = () => void syncQueue().catch(ignore);
 
-/** Runs `task` once the page is past its first moments and idle; returns what cancels it. */
-function later(task: () => void): () => void {
+/** On a signed-in page: this browser is `userId`'s now; its queued answers go when online. Returns what stops listening. */
+export function markAccount(userId: string): () => void {
   if (typeof indexedDB === "undefined") return () => {};
-  const w = window as IdleWindow;
-  let idle: number | null = null;
-  const timer = window.setTimeout(
-    () => {
-      if (w.requestIdleCallback) idle = w.requestIdleCallback(task, { timeout: 5000 });
-      else task();
-    },
-    Math.max(0, MARKER_DELAY_MS - performance.now()),
-  );
-  return () => {
-    window.clearTimeout(timer);
-    if (idle !== null) w.cancelIdleCallback?.(idle);
-  };
+  void setCurrentAccount(userId).then(() => navigator.onLine && syncQuietly(), ignore);
+  window.addEventListener("online", syncQuietly);
+  return () => window.removeEventListener("online", syncQuietly);
 }
 
-const ignore = () => {}; // storage refused (private mode, quota): offline practice is unavailable, the page is not
-
-/** On a signed-in page: this browser is `userId`'s now. */
-export const markAccount = (userId: string) => later(() => void import("./db").then((db) => db.setCurrentAccount(userId)).catch(ignore));
-
-/** On the sign-in page: nobody is signed in (queued answers stay, tagged with their learner). */
-export const unmarkAccount = () => later(() => void import("./db").then((db) => db.clearCurrentAccount()).catch(ignore));
+/** On the sign-in page: nobody is signed in (queued answers stay on the device, tagged with their learner). */
+export function unmarkAccount() {
+  if (typeof indexedDB !== "undefined") void clearCurrentAccount().catch(ignore);
+}

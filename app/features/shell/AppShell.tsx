@@ -3,6 +3,7 @@
 import { Link, useLocation } from "@remix-run/react";
 import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { NikaLogo, PanelLeftIcon, SparkleIcon } from "~/components/icons";
+import { whenSettled } from "~/lib/when-settled";
 import { browserPreloadEnvironment, fetchPreloadList, scheduleAfterSignInPreload } from "./after-sign-in-preload";
 import { MobileMenuButton } from "./MobileMenuButton";
 import { BOTTOM_ITEMS, isNavItemActive } from "./nav";
@@ -33,17 +34,21 @@ export function AppShell({ data, children }: { data: ShellData; children: ReactN
   // Spec §9: warm what the learner is about to need, once per session, after the first second.
   useEffect(() => scheduleAfterSignInPreload(fetchPreloadList, browserPreloadEnvironment()), []);
 
-  // Offline practice: whose downloads and queued answers this browser may use (the player has no server to ask).
+  // Offline practice: whose downloads and queued answers this browser may use (the player has no server to
+  // ask), and the queue synced now and when the connection comes back. Loaded once the page has settled.
   const userId = data.user.id;
   useEffect(() => {
     let stop: (() => void) | undefined;
     let live = true;
-    void import("~/features/offline").then(
-      ({ markAccount }) => live && (stop = markAccount(userId)),
-      () => {}, // the chunk could not load (offline): the next page load writes it
-    );
+    const cancel = whenSettled(() => {
+      import("~/features/offline").then(
+        ({ markAccount }) => live && (stop = markAccount(userId)),
+        () => {}, // the chunk could not load (offline): the next page load writes it
+      );
+    });
     return () => {
       live = false;
+      cancel();
       stop?.();
     };
   }, [userId]);

@@ -12,6 +12,7 @@ import { pendingEmailHeader } from "~/features/auth/pending-email.server";
 import { signinSchema } from "~/features/auth/schemas";
 import { AuthCard, linkClass } from "~/features/auth/ui";
 import type { RouteHandle } from "~/lib/access";
+import { whenSettled } from "~/lib/when-settled";
 import { createSession, redirectIfSignedIn, safeRedirect } from "~/server/auth.server";
 import { getFlags } from "~/server/flags.server";
 import { checkLimit, clearAttempts, LIMITS, minutesLeft, recordAttempt } from "~/server/rate-limit.server";
@@ -92,18 +93,16 @@ export default function SignIn() {
   const [form, fields] = useSchemaForm(signinSchema, actionData?.result);
   const [errorTitle, errorDescription] = form.errors ?? [];
   // Signed out: the offline player and the sync stop acting for the last learner.
-  useEffect(() => {
-    let stop: (() => void) | undefined;
-    let live = true;
-    void import("~/features/offline").then(
-      ({ unmarkAccount }) => live && (stop = unmarkAccount()),
-      () => {},
-    );
-    return () => {
-      live = false;
-      stop?.();
-    };
-  }, []);
+  useEffect(
+    () =>
+      whenSettled(() => {
+        import("~/features/offline").then(
+          ({ unmarkAccount }) => unmarkAccount(),
+          () => {},
+        );
+      }),
+    [],
+  );
 
   return (
     <AuthCard title="Entrar" subtitle="Bem-vindo(a) de volta! Continue praticando seu inglês com a Nika.">
