@@ -34,7 +34,9 @@ export default defineConfig(({ command, isSsrBuild }) => ({
     tailwindcss(),
     tsconfigPaths(),
   ],
-  ssr: { resolve: { conditions: ["workerd", "worker", "browser"] } },
+  // zod is bundled by Vite (with conform's adapter, so both share one copy): Rollup drops what the app does not use —
+  // zod's 40 locales among it — where wrangler's esbuild, given the bare import, kept the whole `z` namespace.
+  ssr: { noExternal: ["zod", "@conform-to/zod"], resolve: { conditions: ["workerd", "worker", "browser"] } },
   // The browser's chunks are grouped (scripts/vite-chunks.ts); the worker's bundle is one script whatever its chunks.
   // `cloudflare:*` modules (the Durable Objects' base class) are the runtime's own: left for workerd to provide.
   build: { sourcemap: false, rollupOptions: isSsrBuild ? { external: [/^cloudflare:/] } : { output: { manualChunks: shellChunks() } } },
