@@ -16,8 +16,7 @@ import { gzipSync } from "node:zlib";
 import type { VitePluginConfig } from "@remix-run/dev";
 import { build } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
-import { OFFLINE_PLAYER_PATH } from "../app/features/offline/paths";
-import { OFFLINE_PAGE } from "../app/features/pwa/offline-paths";
+import { OFFLINE_PAGE, OFFLINE_PLAYER_PATH } from "../app/lib/offline-paths";
 
 const SOURCE = "app/features/pwa/sw.ts";
 const OUTPUT = "sw.js";
@@ -111,7 +110,13 @@ export const buildServiceWorker: NonNullable<VitePluginConfig["buildEnd"]> = asy
       sourcemap: false,
       modulePreload: false,
       reportCompressedSize: false,
-      rollupOptions: { input: path.join(viteConfig.root, SOURCE), output: { format: "iife", entryFileNames: OUTPUT } },
+      rollupOptions: {
+        input: path.join(viteConfig.root, SOURCE),
+        output: { format: "iife", entryFileNames: OUTPUT },
+        // The worker reaches features through their index like any other code; the app's modules have no import-time
+        // effects, so what the worker does not use (the index's React components) is left out.
+        treeshake: { moduleSideEffects: (id) => id === path.join(viteConfig.root, SOURCE) || !id.startsWith(path.join(viteConfig.root, "app")) },
+      },
     },
   });
 

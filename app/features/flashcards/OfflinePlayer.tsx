@@ -12,7 +12,6 @@ import {
   accountQueue,
   currentAccount,
   enqueue,
-  OFFLINE_PLAYER_PATH,
   SYNC_TAG,
   SyncStatus,
   useOfflineSync,
@@ -20,6 +19,7 @@ import {
   type StoredBundle,
 } from "~/features/offline";
 import { playback } from "~/lib/audio/playback";
+import { OFFLINE_PLAYER_PATH } from "~/lib/offline-paths";
 import { useHydrated } from "~/lib/use-hydrated";
 import { FLASHCARDS_PATH } from "./admin/paths";
 import { percentOf, QUESTIONS_PER_GAME, tierOf } from "./game-rules";

@@ -6,6 +6,7 @@ import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Button, buttonVariants } from "~/components/button";
 import { DownloadIcon, TrashIcon } from "~/components/icons";
+import { OFFLINE_PLAYER_PATH } from "~/lib/offline-paths";
 import { accountBundles, type StoredBundle } from "./db";
 import {
   DOWNLOAD_ERRORS,
@@ -18,7 +19,6 @@ import {
   storedFor,
   type DownloadProgress,
 } from "./downloads";
-import { OFFLINE_PLAYER_PATH } from "./paths";
 import { SyncStatus, useOfflineSync } from "./SyncStatus";
 import type { BundleEstimate, BundleTarget } from "./types";
 

@@ -3,8 +3,8 @@
 // marker, the sign-in page to clear it, the picker for the download panel. So no page's first-load script
 // carries IndexedDB code.
 export { markAccount, unmarkAccount } from "./account-marker";
-export { accountBundles, accountQueue, currentAccount, enqueue, SYNC_TAG, type QueueItem, type StoredBundle } from "./db";
+export { accountBundles, accountQueue, currentAccount, enqueue, MEDIA_CACHE, SYNC_TAG, type QueueItem, type StoredBundle } from "./db";
+export { syncQueue } from "./sync";
 export { default as DownloadPanel, type DownloadPanelProps } from "./DownloadPanel";
-export { OFFLINE_PLAYER_PATH } from "./paths";
 export { SyncStatus, useOfflineSync } from "./SyncStatus";
 export type { BundleCard, OfflineBundle } from "./types";

@@ -1,7 +1,5 @@
 import { useEffect, useState } from "react";
-// The offline feature's own module, not its index: the root's chunk must not carry the feature's components.
-// eslint-disable-next-line no-restricted-imports
-import { OFFLINE_PLAYER_PATH } from "~/features/offline/paths";
+import { OFFLINE_PLAYER_PATH } from "~/lib/offline-paths";
 
 export interface OfflineBannerProps {
   className?: string;

@@ -14,14 +14,8 @@ import { addPlugins, matchPrecache, precacheAndRoute, type PrecacheEntry } from 
 import { createPartialResponse } from "workbox-range-requests";
 import { NavigationRoute, registerRoute } from "workbox-routing";
 import { CacheFirst, NetworkOnly } from "workbox-strategies";
-// The worker is its own bundle: it takes the offline feature's React-free modules, not its index (which carries the
-// feature's components and React with them).
-/* eslint-disable no-restricted-imports */
-import { MEDIA_CACHE, SYNC_TAG } from "~/features/offline/db";
-import { OFFLINE_PLAYER_PATH } from "~/features/offline/paths";
-import { syncQueue } from "~/features/offline/sync";
-/* eslint-enable no-restricted-imports */
-import { inFlashcards, OFFLINE_PAGE } from "./offline-paths";
+import { MEDIA_CACHE, SYNC_TAG, syncQueue } from "~/features/offline";
+import { inFlashcards, OFFLINE_PAGE, OFFLINE_PLAYER_PATH } from "~/lib/offline-paths";
 
 type SyncEvent = ExtendableEvent & { readonly tag: string };
 interface WorkerScope {
