@@ -35,8 +35,11 @@ export async function verifyToken(env: Secret, purpose: string, token: string): 
   const dot = token.lastIndexOf(".");
   if (dot <= 0) return null;
   const subject = token.slice(0, dot);
-  const mac = fromBase64Url(token.slice(dot + 1));
-  if (!mac) return null;
+  const encoded = token.slice(dot + 1);
+  const mac = fromBase64Url(encoded);
+  // One spelling per MAC: the last character of 32 bytes in base64 carries 2 unused bits, so four spellings would
+  // decode to the same bytes; only the one signToken writes is accepted.
+  if (!mac || toBase64Url(mac.buffer) !== encoded) return null;
   // crypto.subtle.verify compares in constant time.
   return (await crypto.subtle.verify("HMAC", await keyFor(env), mac, message(purpose, subject))) ? subject : null;
 }
