@@ -2,18 +2,19 @@
 // review game), so it works without JavaScript; with it, "Buscando cartões..." shows while the game is
 // being made and a refusal for credits opens the dialog. Admins get an edit link per category.
 import { Form, Link } from "@remix-run/react";
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { cn } from "~/components/cn";
 import { ArrowLeftIcon, CardsIcon, PencilIcon, RefreshIcon } from "~/components/icons";
 import { Refusal } from "~/components/Refusal";
-import { useHydrated } from "~/lib/use-hydrated";
+import { whenSettled } from "~/lib/when-settled";
 import { categoryAdminPath, FLASHCARDS_PATH } from "./admin/paths";
 import type { CategoryTile } from "./game.server";
 import type { FlashcardActionData, PickerPageData } from "./page.server";
 import { StartingStatus, useStarting } from "./Starting";
 import { cardsLabel } from "./texts";
 
-/** "Baixar para praticar offline": loaded after hydration, so the picker's own script stays as it was. */
+/** "Baixar para praticar offline": loaded once the page has settled, so neither the picker's script nor its first
+ * moments (hydration, the first taps on a tile) carry it. */
 const OfflineDownloads = lazy(() => import("~/features/offline").then((offline) => ({ default: offline.DownloadPanel })));
 
 const tileClass =
@@ -22,7 +23,8 @@ const tileClass =
 export function Picker({ data, actionData }: { data: PickerPageData; actionData: FlashcardActionData | undefined }) {
   const { starting, key } = useStarting();
   const { categories, reviewCount } = data.picker;
-  const hydrated = useHydrated();
+  const [offlineShown, setOfflineShown] = useState(false);
+  useEffect(() => whenSettled(() => setOfflineShown(true)), []);
   return (
     <div className="mx-auto w-full max-w-5xl px-4 py-6 sm:px-6 sm:py-10">
       <Link
@@ -61,8 +63,8 @@ export function Picker({ data, actionData }: { data: PickerPageData; actionData:
         ))}
       </ul>
 
-      {/* Offline practice needs the page's script (storage, downloads): absent without it, loaded after hydration. */}
-      {hydrated ? (
+      {/* Offline practice needs the page's script (storage, downloads): absent without it. */}
+      {offlineShown ? (
         <Suspense fallback={null}>
           <OfflineDownloads userId={data.userId} categories={categories} reviewCount={reviewCount} />
         </Suspense>
