@@ -302,6 +302,33 @@ describe("the e-mail change", () => {
     expect(await updatesOf(learner.id)).toEqual([]);
   });
 
+  it("an address taken in the same instant (the unique index, not the statement's check, catches it) is refused, not a 500", async () => {
+    const learner = await insertLearner(db);
+    const target = freshEmail();
+    await changeEmail(learner, target);
+    const [link] = await mailsTo(target);
+    const other = await insertLearner(db);
+    // A parallel change to the same address, made deterministic: the link's own statement, as it marks the token used,
+    // gives the address to another account — a row its snapshot cannot see, so only the unique index stops the swap.
+    await db.execute(
+      sql.raw(`create function take_address() returns trigger language plpgsql as $$
+        begin update users set email = new.new_email where id = '${other.id}'; return new; end $$`),
+    );
+    await db.execute(sql.raw("create trigger take_address after update of used_at on auth_tokens for each row execute function take_address()"));
+    try {
+      const url = linkIn(link!.textBody);
+      const refused = await call<{ state: string }>(() =>
+        confirmEmail.loader(args(request(url.pathname + url.search, { jar: learner.jar }), contextFor(db))),
+      );
+      expect(refused.data.state).toBe("error");
+    } finally {
+      await db.execute(sql.raw("drop trigger take_address on auth_tokens"));
+      await db.execute(sql.raw("drop function take_address()"));
+    }
+    expect((await userRow(learner.id)).email).not.toBe(target);
+    expect(await updatesOf(learner.id)).toEqual([]);
+  });
+
   it("after three links in ten minutes says 'Limite de emails excedido' and blocks editing for 10 minutes", async () => {
     const learner = await insertLearner(db);
     const target = freshEmail();

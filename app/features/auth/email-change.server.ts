@@ -3,7 +3,7 @@
 // editing for 10 minutes. The confirmation swaps the address and records a profile update.
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { rowsOf } from "~/server/db.server";
+import { rowsOf, uniqueViolation } from "~/server/db.server";
 import { sendMail } from "~/server/mail.server";
 import { sha256Hex } from "~/server/password";
 import { checkLimit, LIMITS, recordAttempt, type Limit } from "~/server/rate-limit.server";
@@ -152,7 +152,7 @@ export async function confirmEmailChange(context: AppLoadContext, token: string)
     return { status: "email_exists" };
   } catch (error) {
     // The unique index caught a parallel sign-up or change to the same address.
-    if ((error as { code?: string }).code === "23505") return { status: "email_exists" };
+    if (uniqueViolation(error) === "users_email_unique") return { status: "email_exists" };
     throw error;
   }
 }
