@@ -16,6 +16,7 @@ const {
   isProduction,
   loadEnv,
   monthlyAllowance,
+  pruneAttempts,
   refundAbandonedSpends,
   renewAllCredits,
   sendDailyReminders,
@@ -37,8 +38,8 @@ const CRONS = {
   monthlyRenewal: "0 3 1 * *",
   /** The sweep of credits a dying request left spent without their message or attempt. */
   sweep: "*/5 * * * *",
-  /** The daily reminder e-mails ("Lembrete diário"), considered every hour. */
-  reminders: "0 * * * *",
+  /** The daily reminder e-mails ("Lembrete diário"), considered every hour; and the rate limits' old attempts pruned. */
+  hourly: "0 * * * *",
 } as const;
 
 export default {
@@ -91,12 +92,13 @@ export default {
             if (refunded.chatMessages || refunded.attempts || refunded.liveMinutes) console.warn("[sweep] abandoned spends refunded", refunded);
           });
         break;
-      case CRONS.reminders:
+      case CRONS.hourly:
         // The hour it was scheduled for decides who is due (the São Paulo hour, the 22:00 limit).
-        run = (db) =>
-          sendDailyReminders(db, env, new Date(controller.scheduledTime)).then((result) => {
-            if (result.failed) console.warn("[reminders] some reminders could not be sent", result);
-          });
+        run = async (db) => {
+          const result = await sendDailyReminders(db, env, new Date(controller.scheduledTime));
+          if (result.failed) console.warn("[reminders] some reminders could not be sent", result);
+          await pruneAttempts(db, new Date());
+        };
         break;
       default:
         console.error("[cron] no job for", controller.cron);

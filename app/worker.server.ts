@@ -6,6 +6,7 @@ export { sendDailyReminders } from "./features/reminders/reminders.server";
 export { LiveConversation } from "./features/live/relay.server";
 export { monthlyAllowance, refundAbandonedSpends, renewAllCredits } from "./server/credits.server";
 export { answeringDatabaseUnavailable, createRequestDb } from "./server/db.server";
+export { pruneAttempts } from "./server/rate-limit.server";
 export { ConfigError, isProduction, loadEnv } from "./server/env";
 export { LessonChannel } from "./server/lesson-channel";
 export { formTargetOrigins, withSecurityHeaders } from "./server/security-headers.server";

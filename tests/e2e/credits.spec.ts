@@ -1,5 +1,5 @@
-import { eq } from "drizzle-orm";
-import { creditLedger, users } from "../../app/server/schema";
+import { eq, inArray } from "drizzle-orm";
+import { creditLedger, rateLimitAttempts, users } from "../../app/server/schema";
 import { expect, test, userById, withDb } from "./support";
 
 test("the monthly cron trigger renews credits in the worker", async ({ request, createAccount }, testInfo) => {
@@ -46,4 +46,26 @@ test("the 5-minute cron trigger gives back a credit whose chat message a dying r
     { delta: -1, reason: "chat_message", ref },
     { delta: 1, reason: "refund:abandoned", ref },
   ]);
+});
+
+test("the hourly cron trigger prunes the rate limits' attempts older than a day and keeps the rest", async ({ request }, testInfo) => {
+  test.skip(testInfo.project.name !== "js", "no page involved; run once");
+  const subject = `cron-prune-${crypto.randomUUID()}`;
+  const ids = await withDb(async (db) =>
+    (
+      await db
+        .insert(rateLimitAttempts)
+        .values([
+          { bucket: "signin", subject, createdAt: new Date(Date.now() - 25 * 3_600_000) },
+          { bucket: "signin", subject, createdAt: new Date(Date.now() - 60_000) },
+        ])
+        .returning({ id: rateLimitAttempts.id })
+    ).map((row) => row.id),
+  );
+
+  const fired = await request.get("/__scheduled?cron=0+*+*+*+*");
+  expect(await fired.text()).toContain("Ran scheduled event");
+
+  const left = () => withDb((db) => db.select({ id: rateLimitAttempts.id }).from(rateLimitAttempts).where(inArray(rateLimitAttempts.id, ids)));
+  await expect.poll(async () => (await left()).map((row) => row.id)).toEqual([ids[1]]);
 });
