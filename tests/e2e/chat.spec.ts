@@ -52,6 +52,9 @@ test("a text message is answered and survives a reload", async ({ page, learner 
 test("with JavaScript the reply streams in pieces; Enter sends and Shift+Enter breaks the line", async ({ page, learner: _ }, testInfo) => {
   test.skip(!jsEnabled(testInfo), "streaming needs JavaScript");
   await openChat(page);
+  // A first visit installs the service worker, whose precache asks the same local server for some twenty files:
+  // meanwhile the reply's pieces can reach the page together. Measured once it is installed.
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
   // Record every text the newest Nika bubble shows while the reply arrives.
   await page.evaluate(() => {
     const seen: string[] = [];
