@@ -107,10 +107,11 @@ describe("the session's user kept per isolate", () => {
   });
 
   it("a new São Paulo month is never served from the kept copy (the renewal runs)", async () => {
+    // Fixed dates: from today's, the next month's 2nd can lie past the session's 30 days (on the 1st of a 31-day month).
+    at(Date.UTC(2026, 9, 20, 12)); // 20 October
     const learner = await insertLearner(db, { credits: 2 });
     expect((await page(learner.jar))?.monthlyCredits).toBe(2);
-    const today = new Date();
-    const nextMonth = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1, 2, 12)); // within the session's 30 days
+    const nextMonth = new Date(Date.UTC(2026, 10, 2, 12)); // 2 November, 13 days later
     at(nextMonth.getTime());
     const renewed = await page(learner.jar);
     expect(renewed).toMatchObject({ monthlyCredits: 50, creditsPeriod: creditPeriod(nextMonth) });
