@@ -183,6 +183,70 @@ export async function signInAsLearner(base, extraFields = {}) {
   return cookie;
 }
 
+let typeScriptLoaded = false;
+/** Lets this process import the app's TypeScript modules (through tsx), once. */
+export async function loadTypeScript() {
+  if (typeScriptLoaded) return;
+  const { register } = await import("tsx/esm/api");
+  register();
+  typeScriptLoaded = true;
+}
+
+/**
+ * Accounts made straight in the bench's database, each with a seed ledger row and a signed `nika_session` cookie:
+ * signing in through /signin would meet its rate limit and pay for password hashing on every account.
+ * `vars` is the app's env file (DATABASE_URL, SESSION_SECRET); `label` names the accounts (`<label>-<index>@nika.local`).
+ * @param {string} vars
+ * @param {{ label: string, credits?: number }} options
+ */
+export async function accountMaker(vars, { label, credits = 100_000 }) {
+  await loadTypeScript();
+  const { connect, loadEnv } = await import("../scripts/lib/node-db.ts");
+  const { sql } = await import("drizzle-orm");
+  const { createCookie } = await import("@remix-run/cloudflare");
+  const { randomToken, sha256Hex } = await import("../app/server/password.ts");
+  const { creditPeriod } = await import("../app/server/credits.server.ts");
+  const env = loadEnv(vars);
+  const { pool, db } = connect(env);
+  const sessionCookie = createCookie("nika_session", {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: false,
+    secrets: [String(env.SESSION_SECRET)],
+    maxAge: 30 * 24 * 3600,
+  });
+  return {
+    /**
+     * A learner (or an admin) with `credits` credits this month and a session of 30 days.
+     * @param {number} index
+     * @param {boolean} [admin]
+     * @returns {Promise<{ id: string, index: number, cookie: string }>}
+     */
+    async insertAccount(index, admin = false) {
+      const token = randomToken();
+      const email = admin ? `${label}-admin@nika.local` : `${label}-${index}@nika.local`;
+      const { rows } = await db.execute(sql`
+        with u as (
+          insert into users (name, email, phone_number, email_confirmed_at, account_type, monthly_credits, credits_period)
+          values (${admin ? `Admin ${label}` : `Aluno ${label} ${index}`}, ${email}, '+55 11 90000-0002', now(), 'free', ${credits}, ${creditPeriod(new Date())})
+          returning id
+        ), l as (
+          insert into credit_ledger (user_id, delta, balance_after, reason) select id, ${credits}, ${credits}, 'seed' from u
+        ), s as (
+          insert into sessions (id, user_id, user_agent, expires_at)
+          select ${await sha256Hex(token)}, id, ${`bench ${label}`}, now() + interval '30 days' from u
+        ), r as (
+          insert into user_roles (user_id, role) select id, 'admin' from u where ${admin}
+        )
+        select id from u`);
+      const cookie = (await sessionCookie.serialize(token)).split(";")[0];
+      return { id: String(rows[0]?.id), index, cookie };
+    },
+    close: () => pool.end(),
+  };
+}
+
 /** Debian's chromium, as the e2e tests use it. */
 export async function launchChromium() {
   const { chromium } = await import("@playwright/test");
@@ -228,11 +292,14 @@ export async function requireFreePorts(ports) {
   }
 }
 
+/** Across loops, so that a loop after another goes on with the next cookie rather than the first ones again. */
+let cookiesSent = 0;
+
 /**
- * `connections` loops requesting `url` back to back for `seconds` (keep-alive, redirects not followed, `cookie` sent):
- * every request's latency in ms and how many answered each status.
+ * `connections` loops requesting `url` back to back for `seconds` (keep-alive, redirects not followed, `cookie` sent;
+ * several cookies are taken in turn, one a request): every request's latency in ms and how many answered each status.
  * @param {string} url
- * @param {{ cookie?: string, seconds: number, connections: number, acceptEncoding?: string }} options
+ * @param {{ cookie?: string | string[], seconds: number, connections: number, acceptEncoding?: string }} options
  */
 export async function requestLoop(url, { cookie, seconds, connections, acceptEncoding }) {
   /** @type {number[]} */
@@ -240,12 +307,16 @@ export async function requestLoop(url, { cookie, seconds, connections, acceptEnc
   /** @type {Map<number, number>} */
   const statuses = new Map();
   const deadline = performance.now() + seconds * 1000;
-  const headers = { ...(cookie ? { Cookie: cookie } : {}), ...(acceptEncoding ? { "Accept-Encoding": acceptEncoding } : {}) };
+  const cookies = Array.isArray(cookie) ? cookie : cookie ? [cookie] : [];
+  const headersOf = (/** @type {string | undefined} */ each) => ({
+    ...(each ? { Cookie: each } : {}),
+    ...(acceptEncoding ? { "Accept-Encoding": acceptEncoding } : {}),
+  });
   await Promise.all(
     Array.from({ length: connections }, async () => {
       while (performance.now() < deadline) {
         const started = performance.now();
-        const response = await fetch(url, { headers, redirect: "manual" });
+        const response = await fetch(url, { headers: headersOf(cookies[cookiesSent++ % cookies.length]), redirect: "manual" });
         await response.arrayBuffer();
         latencies.push(performance.now() - started);
         statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);

@@ -26,6 +26,7 @@ import { existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { wranglerDevArgs, wranglerDevEnv } from "../scripts/lib/wrangler-dev.mjs";
 import {
+  accountMaker,
   percentile,
   requireFreePorts,
   SHARED_APP_ENV,
@@ -170,52 +171,16 @@ try {
 
   // ——— accounts: LEARNERS learners and one admin, each with a signed session cookie and a seed ledger row ———
   process.env.ENV_FILE = vars;
-  const { register } = await import("tsx/esm/api");
-  register();
+  const accounts = await accountMaker(vars, { label: "carga" });
   const { connect, loadEnv } = await import("../scripts/lib/node-db.ts");
   const { sql } = await import("drizzle-orm");
-  const { createCookie } = await import("@remix-run/cloudflare");
-  const { randomToken, sha256Hex } = await import("../app/server/password.ts");
-  const { creditPeriod, refundAbandonedSpends, ABANDONED_AFTER_MS } = await import("../app/server/credits.server.ts");
+  const { refundAbandonedSpends, ABANDONED_AFTER_MS } = await import("../app/server/credits.server.ts");
   const env = loadEnv(vars);
   const { pool, db } = connect(env);
   /** @param {import("drizzle-orm").SQL} query */
   const rows = async (query) => (await db.execute(query)).rows;
-  const sessionCookie = createCookie("nika_session", {
-    path: "/",
-    httpOnly: true,
-    sameSite: "lax",
-    secure: false,
-    secrets: [String(env.SESSION_SECRET)],
-    maxAge: 30 * 24 * 3600,
-  });
-  const CREDITS = 100_000;
   /** @typedef {{ id: string, index: number, cookie: string, conversationId?: string }} Account */
-  /**
-   * @param {number} index
-   * @param {boolean} admin
-   * @returns {Promise<Account>}
-   */
-  async function insertAccount(index, admin) {
-    const token = randomToken();
-    const email = admin ? "carga-admin@nika.local" : `carga-${index}@nika.local`;
-    const [user] = await rows(sql`
-      with u as (
-        insert into users (name, email, phone_number, email_confirmed_at, account_type, monthly_credits, credits_period)
-        values (${admin ? "Admin Carga" : `Aluno Carga ${index}`}, ${email}, '+55 11 90000-0002', now(), 'free', ${CREDITS}, ${creditPeriod(new Date())})
-        returning id
-      ), l as (
-        insert into credit_ledger (user_id, delta, balance_after, reason) select id, ${CREDITS}, ${CREDITS}, 'seed' from u
-      ), s as (
-        insert into sessions (id, user_id, user_agent, expires_at)
-        select ${await sha256Hex(token)}, id, 'bench/load.mjs', now() + interval '30 days' from u
-      ), r as (
-        insert into user_roles (user_id, role) select id, 'admin' from u where ${admin}
-      )
-      select id from u`);
-    const cookie = (await sessionCookie.serialize(token)).split(";")[0];
-    return { id: String(user.id), index, cookie };
-  }
+  const insertAccount = accounts.insertAccount;
   const learners = [];
   for (let i = 1; i <= LEARNERS; i++) learners.push(await insertAccount(i, false));
   const admin = await insertAccount(0, true);
@@ -226,6 +191,7 @@ try {
     await rows(sql`select category_slug as slug from flashcard_cards group by category_slug having count(*) >= 8`).catch(() => [])
   ).map((r) => String(r.slug));
   await pool.end();
+  await accounts.close();
   if (!lessonIds.length || !categories.length)
     throw new Error(`seed has no lessons (${lessonIds.length}) or flashcard categories (${categories.length})`);
 

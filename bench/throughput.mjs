@@ -4,7 +4,10 @@
 // `wrangler dev` (same wrangler, same workerd) running side by side, measured ALTERNATELY — the floor right
 // before each page — with --connections keep-alive connections for --seconds each. Prints req/s, p50/p95 and
 // each page's ratio to the floor measured next to it. Signed in as the development learner.
-//   node bench/throughput.mjs [--seconds 6] [--connections 8] [--warmup 2] [--build] [--only /labs,/courses] [--identity] [--cpu] [--database-core] [--smoke]
+//   node bench/throughput.mjs [--seconds 6] [--connections 8] [--warmup 2] [--build] [--only /labs,/courses] [--learners 1] [--identity] [--cpu] [--database-core] [--smoke]
+// --learners N (default 1, the development learner): N learners made for the run, each request the next one's. One
+// learner reloading a page is served its session from the isolate's memory (5 s, decision 0019), which learners coming
+// one after another are not: with N well above req/s × 5, every request reads its session as real traffic does.
 // --warmup loads every page for that many seconds first (discarded): the embedded database's WebAssembly runs a
 // statement several times slower over its first hundred or so runs, until V8 has re-compiled its hot paths.
 // --identity asks for uncompressed answers (Accept-Encoding: identity): wrangler dev gzips every page inside workerd,
@@ -22,6 +25,7 @@ import { availableParallelism } from "node:os";
 import { parseArgs, parseEnv } from "node:util";
 import { wranglerDevArgs, wranglerDevEnv } from "../scripts/lib/wrangler-dev.mjs";
 import {
+  accountMaker,
   cpuSnapshot,
   cpuSpent,
   firstModuleAndLesson,
@@ -43,12 +47,14 @@ const { values: opts } = parseArgs({
     identity: { type: "boolean", default: false },
     cpu: { type: "boolean", default: false },
     "database-core": { type: "boolean", default: false },
+    learners: { type: "string", default: "1" },
     smoke: { type: "boolean", default: false },
   },
 });
 const SECONDS = opts.smoke ? 0.1 : Math.max(2, Math.min(60, Number(opts.seconds)));
 const CONNECTIONS = opts.smoke ? 2 : Math.max(1, Math.min(64, Number(opts.connections)));
 const WARMUP_SECONDS = opts.smoke ? 0 : Math.max(0, Math.min(60, Number(opts.warmup)));
+const LEARNERS = opts.smoke ? 2 : Math.max(1, Math.min(5_000, Number(opts.learners)));
 const helloPort = "8792";
 const hello = `http://127.0.0.1:${helloPort}`;
 
@@ -115,9 +121,24 @@ async function untilFloorAnswers() {
 }
 
 /**
+ * `count` learners' session cookies, made straight in the database (accountMaker).
+ * @param {number} count
+ */
+async function learnerCookies(count) {
+  const accounts = await accountMaker(vars, { label: `vazao-${Date.now().toString(36)}` });
+  try {
+    const cookies = [];
+    for (let i = 1; i <= count; i++) cookies.push((await accounts.insertAccount(i)).cookie);
+    return cookies;
+  } finally {
+    await accounts.close();
+  }
+}
+
+/**
  * requestLoop for SECONDS over CONNECTIONS: req/s, p50/p95 and how many answered another status than `expected`.
  * @param {string} url
- * @param {string} [cookie]
+ * @param {string | string[]} [cookie]
  * @param {number} [expected]
  */
 async function load(url, cookie, expected = 200) {
@@ -164,12 +185,19 @@ function pinDatabaseToItsOwnCore() {
 
 /** @type {Record<string, unknown>} */
 const pages = {};
-const results = { seconds: SECONDS, connections: CONNECTIONS, identity: opts.identity, databaseCore: opts["database-core"], pages };
+const results = {
+  seconds: SECONDS,
+  connections: CONNECTIONS,
+  learners: LEARNERS,
+  identity: opts.identity,
+  databaseCore: opts["database-core"],
+  pages,
+};
 let failed = false;
 try {
   await untilFloorAnswers();
   if (opts["database-core"]) pinDatabaseToItsOwnCore();
-  const cookie = await signInAsLearner(base);
+  const cookie = LEARNERS === 1 ? await signInAsLearner(base) : await learnerCookies(LEARNERS);
   const { moduleId, lessonId } = await firstModuleAndLesson(vars);
 
   // [label, path, expected status]; the first three are references: the floor worker sending one statement on its own
@@ -194,7 +222,8 @@ try {
 
   // Warm-up: every page under load for WARMUP_SECONDS (the worker's and the database's code compiled), the connections open.
   const urlOf = (/** @type {string} */ path) => (path.startsWith("http") ? path : base + path);
-  for (const [, path] of toMeasure) await (await fetch(urlOf(path), { headers: { Cookie: cookie } })).arrayBuffer();
+  const firstCookie = Array.isArray(cookie) ? cookie[0] : cookie;
+  for (const [, path] of toMeasure) await (await fetch(urlOf(path), { headers: { Cookie: firstCookie } })).arrayBuffer();
   if (WARMUP_SECONDS > 0) {
     for (const [, path] of toMeasure)
       await requestLoop(urlOf(path), {
@@ -208,7 +237,7 @@ try {
 
   const ms = (/** @type {number} */ value) => `${value.toFixed(1)} ms`.padStart(9);
   console.log(
-    `${CONNECTIONS} connections, ${SECONDS} s each, floor measured right before each page (loopback, wrangler dev` +
+    `${CONNECTIONS} connections, ${SECONDS} s each, ${LEARNERS === 1 ? "one learner" : `${LEARNERS} learners in turn`}, floor measured right before each page (loopback, wrangler dev` +
       `${opts.identity ? ", uncompressed answers" : ""}${opts["database-core"] ? ", the database on its own core" : ""})`,
   );
   console.log(`${"page".padEnd(28)} ${"req/s".padStart(7)} ${"p50".padStart(9)} ${"p95".padStart(9)}   floor req/s   ratio`);
