@@ -246,5 +246,5 @@ describe("a learner's week and a half", () => {
       `${day(12)} broken 0/0`,
       `${day(12)} extended 1/0`,
     ]);
-  });
+  }, 120_000); // some sixty requests in one journey: 3–4 s here, room for a machine several times slower
 });
