@@ -78,7 +78,12 @@ export async function destroyAllSessions(db: DbOrTx, userId: string) {
 export const SESSION_STALE_MS = 5_000;
 const MAX_KEPT_SESSIONS = 2_000;
 
-type KeptSession = { user: SessionUser; readAt: number };
+type KeptSession = {
+  user: SessionUser;
+  readAt: number;
+  /** What keptWithSession computed for this copy: it lives and dies with it. */
+  alongside?: Map<string, { deps: readonly unknown[]; value: unknown }>;
+};
 /** Per isolate (workerd hands every request of an isolate the same env object), by session id. */
 const isolateSessions = new WeakMap<object, Map<string, KeptSession>>();
 
@@ -153,6 +158,34 @@ async function readSessionUser(context: AppLoadContext, sessionId: string, now: 
 }
 
 /**
+ * A page's value read from the learner's own data (their "Hoje" plan), kept with this isolate's copy of their session
+ * and dropped with it: by any request of the session other than a page load (the action that completes a lesson,
+ * answers a game, saves the goal), by forgetUserSessions, after SESSION_STALE_MS. So a learner's own change reads at
+ * once in the isolate that made it; from another isolate or device, within SESSION_STALE_MS (decision 0019). It is
+ * recomputed when any of `deps` differs (Object.is: the São Paulo day, the flags object) and computed without keeping
+ * when the isolate holds no fresh copy of the session (a request that is not a page load).
+ */
+export async function keptWithSession<T>(
+  context: AppLoadContext,
+  user: SessionUser,
+  key: string,
+  deps: readonly unknown[],
+  compute: () => Promise<T>,
+): Promise<T> {
+  const isFresh = (entry: KeptSession | undefined): entry is KeptSession =>
+    entry?.user.id === user.id && Date.now() - entry.readAt < SESSION_STALE_MS;
+  const entry = keptSessions(context).get(user.sessionId);
+  if (!isFresh(entry)) return compute();
+  const kept = entry.alongside?.get(key);
+  if (kept && kept.deps.length === deps.length && kept.deps.every((dep, i) => Object.is(dep, deps[i]))) return kept.value as T;
+  // The value, not the promise, is kept: a request never awaits another request's I/O (workerd forbids it).
+  const value = await compute();
+  // Kept only on the copy it was computed for: an action meanwhile dropped or replaced that copy.
+  if (keptSessions(context).get(user.sessionId) === entry && isFresh(entry)) (entry.alongside ??= new Map()).set(key, { deps, value });
+  return value;
+}
+
+/**
  * The session's user for an action whose own statement re-checks the session (a chat message: its credit spend
  * is the first statement, and a second one before it would delay Nika's first token). A session never changes
  * hands, so the user this isolate last read for it, however old, names who is asking; `recheck` is then the
@@ -168,6 +201,7 @@ export async function sessionUserForStatement(
   if (entry && !accessRefusal(entry.user, "user")) {
     // The action changes the user (credits, level): the next page load reads it again; the identity stays kept.
     entry.readAt = Number.NEGATIVE_INFINITY;
+    entry.alongside = undefined;
     return { user: { ...entry.user }, recheck: entry.user.sessionId };
   }
   const { user, refusal } = await checkAccess(request, context);

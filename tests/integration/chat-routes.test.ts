@@ -4,12 +4,14 @@ import { asc, eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GREETING_CLAIM_TTL_SECONDS, startConversation } from "~/features/chat/chat.server";
 import type { ChatPageData } from "~/features/chat/types";
+import type { TodayData } from "~/features/today/plan.server";
 import { MAX_AUDIO_BYTES } from "~/lib/audio/validate";
 import { encodeWav } from "~/lib/audio/wav";
 import * as modeRoute from "~/routes/_app+/_chat+/chat-with-nika.$mode";
 import * as menuRoute from "~/routes/_app+/_chat+/chat-with-nika._index";
 import * as lessonRoute from "~/routes/_app+/_chat+/chat.lesson.$lessonKey";
 import * as levelRoute from "~/routes/_app+/_chat+/english-level-test";
+import * as homeRoute from "~/routes/_app+/_index";
 import * as audioRoute from "~/routes/resources+/chat-audio.$conversationId.$file";
 import * as greetRoute from "~/routes/resources+/chat.$conversationId.greet";
 import * as messagesRoute from "~/routes/resources+/chat.$conversationId.messages";
@@ -687,6 +689,23 @@ describe("a message from a learner this isolate already knows: the spend stateme
     expect((await pageLoad(who))?.englishLevel).toBeNull(); // kept by this isolate, without a level
     expect(await sending).toContain("event: done");
     expect((await pageLoad(who))?.englishLevel).toBe("B2");
+  });
+
+  it("a chat exchange is ticked in Hoje on the next load of /, even when one during the reply kept the plan", async () => {
+    const who = await learner(5);
+    await db.update(users).set({ englishLevel: "B1" }).where(eq(users.id, who.id)); // the plan's chat: Tópico em Inglês
+    const id = await open(who);
+    const chatItem = async () => {
+      const page = await call<{ today: TodayData }>(() => homeRoute.loader(args(request("/", { jar: who.jar }), inIsolate())));
+      return page.data.today.items.find((item) => item.key === "chat");
+    };
+    expect(await chatItem()).toMatchObject({ done: false });
+    await world.hook("mode=slow&delay=400"); // the model takes its time, so a load of / can come meanwhile
+    const sending = send(who, id).then((response) => response.text());
+    await new Promise((r) => setTimeout(r, 150));
+    expect(await chatItem()).toMatchObject({ done: false }); // kept by this isolate, before the exchange
+    expect(await sending).toContain("event: done");
+    expect(await chatItem()).toMatchObject({ done: true });
   });
 
   it("pays from the renewed balance when a new month began since this isolate read the session", async () => {

@@ -52,7 +52,12 @@ afterEach(() => void vi.useRealTimers());
 function clockAt(day: string, hour: number, minute = 0) {
   vi.setSystemTime(new Date(Date.parse(`${day}T00:00:00Z`) + ((hour + 3) * 60 + minute) * 60_000));
 }
-const ctx = () => contextFor(db, mailEnv);
+/**
+ * Every request of the journey goes to one isolate (the same env object), as one learner's browser mostly does: the
+ * session and the plan it keeps (keptWithSession) must follow each of the learner's actions at once.
+ */
+let isolate: ReturnType<typeof contextFor>;
+const ctx = () => ({ ...(isolate ??= contextFor(db, mailEnv)), memo: new Map<string, unknown>() });
 
 const homePage = async (who: TestLearner) => {
   const page = await call<{ today: TodayData }>(() => home.loader(args(request("/", { jar: who.jar }), ctx())));

@@ -8,8 +8,11 @@ import * as root from "~/root";
 import * as home from "~/routes/_app+/_index";
 import * as appLayout from "~/routes/_app+/_layout";
 import * as configApp from "~/routes/_app+/config.app";
+import * as lessonRoute from "~/routes/_app+/courses+/lessons.$lessonId";
 import { addDays, recordActivity, saoPauloDay } from "~/server/activity.server";
+import { forgetUserSessions, SESSION_STALE_MS } from "~/server/auth.server";
 import type { Database } from "~/server/db.server";
+import { forgetFlags } from "~/server/flags.server";
 import { appConfig, flashcardCards, flashcardMemory, lessons, modules, pronunciationAttempts, userLessonProgress, users } from "~/server/schema";
 import { args, call, contextFor, CookieJar, createTestDb, insertLearner, request, toastOf, type AdminReply, type TestLearner } from "./harness";
 
@@ -233,10 +236,107 @@ describe("the plan", () => {
     ]);
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
     expect(queryCount()).toBeLessThanOrEqual(3);
-    // With the session and the flags kept by the isolate (decision 0019), the plan is the page's only statement.
+    // A reload within SESSION_STALE_MS: the session, the flags and the plan are the isolate's (0019, keptWithSession).
     resetQueryCount();
-    await call(() => home.loader(args(req(), { ...context, memo: new Map() })));
+    const reloaded = await call<{ today: TodayData }>(() => home.loader(args(req(), { ...context, memo: new Map() })));
+    expect(queryCount()).toBe(0);
+    expect(reloaded.data.today).toEqual((answers[2]!.data as { today: TodayData }).today);
+    // A session the isolate read for another page, without the plan: the plan is the page's only statement.
+    const other = await insertLearner(db);
+    await call(() => appLayout.loader(args(request("/labs", { jar: other.jar }), { ...context, memo: new Map() })));
+    resetQueryCount();
+    await call(() => home.loader(args(request("/", { jar: other.jar }), { ...context, memo: new Map() })));
     expect(queryCount()).toBe(1);
+  });
+});
+
+describe("Hoje kept with the session's copy in the isolate (keptWithSession)", () => {
+  /** One isolate: every request gets the same env object, as workerd hands them. */
+  const isolateOf = () => {
+    const context = contextFor(db);
+    return () => ({ ...context, memo: new Map<string, unknown>() });
+  };
+  const homeIn = async (isolate: ReturnType<typeof isolateOf>, learner: TestLearner) => {
+    const page = await call<{ today: TodayData }>(() => home.loader(args(request("/", { jar: learner.jar }), isolate())));
+    expect(page.status).toBe(200);
+    return page.data.today;
+  };
+
+  it("follows the learner's own action at once: a lesson completed, the goal chosen on /", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] }); // the clock stands still: nothing expires by itself
+    vi.setSystemTime(new Date("2026-10-05T15:00:00Z"));
+    const isolate = isolateOf();
+    const learner = await insertLearner(db);
+    expect((await homeIn(isolate, learner)).items[0]).toMatchObject({ key: "lesson", done: false, title: "Comece o curso" });
+    const lessonId = course.a[0]!;
+    const completed = await call(() =>
+      lessonRoute.action(
+        args(request(`/courses/lessons/${lessonId}`, { jar: learner.jar, form: { intent: "complete" } }), isolate(), { lessonId }),
+      ),
+    );
+    expect(completed.status).toBe(302);
+    const after = await homeIn(isolate, learner);
+    expect(after.items[0]).toMatchObject({ key: "lesson", done: true, title: "Próxima aula" });
+    expect(after).toMatchObject({ points: 10, offerGoal: true, streak: { current: 1, activeToday: true } });
+
+    const chosen = await call(() =>
+      home.action(args(request("/", { jar: learner.jar, form: { intent: "daily_goal", goal: "50" } }), isolate())),
+    );
+    expect(chosen.status).toBe(302);
+    expect(await homeIn(isolate, learner)).toMatchObject({ goal: 50, offerGoal: false });
+  });
+
+  it("shows what another device or isolate did within SESSION_STALE_MS, as the session's copy does", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-10-05T15:00:00Z"));
+    const isolate = isolateOf();
+    const learner = await insertLearner(db);
+    expect((await homeIn(isolate, learner)).points).toBe(0);
+    // Recorded elsewhere (not through this isolate): this isolate's copy does not know yet…
+    await recordActivity(db, { userId: learner.id, kind: "flashcard_game", ref: "elsewhere" });
+    vi.setSystemTime(new Date(Date.now() + SESSION_STALE_MS - 1));
+    expect((await homeIn(isolate, learner)).points).toBe(0);
+    // …and reads it once the copy is SESSION_STALE_MS old.
+    vi.setSystemTime(new Date(Date.now() + 1));
+    expect((await homeIn(isolate, learner)).points).toBe(5);
+    // A session forgotten in this isolate (an admin's change, a purchase) takes the plan with it.
+    await recordActivity(db, { userId: learner.id, kind: "review_game", ref: "elsewhere-2" });
+    forgetUserSessions(isolate(), learner.id);
+    expect((await homeIn(isolate, learner)).points).toBe(10);
+  });
+
+  it("is recomputed on a new São Paulo day and when this isolate reads the flags again", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-10-06T02:59:59Z")); // 23:59:59 in São Paulo
+    const isolate = isolateOf();
+    const learner = await insertLearner(db);
+    await recordActivity(db, { userId: learner.id, kind: "flashcard_game", ref: "late" });
+    expect(await homeIn(isolate, learner)).toMatchObject({ points: 5, streak: { activeToday: true } });
+    vi.setSystemTime(new Date("2026-10-06T03:00:00Z")); // one second later: 00:00:00, the next day
+    expect(await homeIn(isolate, learner)).toMatchObject({ points: 0, streak: { current: 1, activeToday: false } });
+
+    expect((await homeIn(isolate, learner)).items.map((item) => item.key)).toContain("pronunciation");
+    await db.update(appConfig).set({ configValue: false }).where(eq(appConfig.configKey, "feature_pronunciation"));
+    forgetFlags(isolate()); // the admin's toggle in this isolate
+    expect((await homeIn(isolate, learner)).items.map((item) => item.key)).not.toContain("pronunciation");
+  });
+
+  it("is neither read nor kept for a request that is not a page load", async () => {
+    const isolate = isolateOf();
+    const learner = await insertLearner(db);
+    expect((await homeIn(isolate, learner)).points).toBe(0);
+    await recordActivity(db, { userId: learner.id, kind: "flashcard_game", ref: "posted" });
+    // A refused goal form re-renders / in the POST's request (no JavaScript): its plan is read now…
+    const refused = await call(() =>
+      home.action(args(request("/", { jar: learner.jar, form: { intent: "daily_goal", goal: "7" } }), isolate())),
+    );
+    expect(refused.status).toBe(400);
+    const inPost = await call<{ today: TodayData }>(() => home.loader(args(request("/", { jar: learner.jar, method: "POST" }), isolate())));
+    expect(inPost.data.today.points).toBe(5);
+    // …and the next page load reads the session and the plan again.
+    resetQueryCount();
+    expect((await homeIn(isolate, learner)).points).toBe(5);
+    expect(queryCount()).toBe(2);
   });
 });
 

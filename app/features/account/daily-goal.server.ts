@@ -8,6 +8,7 @@ import { data } from "@remix-run/cloudflare";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { DAILY_GOALS } from "~/server/activity.server";
+import { forgetUserSessions } from "~/server/auth.server";
 import { BODY_MESSAGES } from "~/server/request.server";
 import { users } from "~/server/schema";
 import { redirectWithToast } from "~/server/toast.server";
@@ -67,6 +68,8 @@ export async function saveHabitChoice(context: AppLoadContext, userId: string, c
   const env = context.cloudflare.env;
   if (choice.intent === "daily_goal") {
     await saveDailyGoal(context, userId, choice.goal);
+    // The goal is shown by "Hoje", which a page load meanwhile may have kept (keptWithSession).
+    forgetUserSessions(context, userId);
     return redirectWithToast(env, back, { type: "success", title: DAILY_GOAL_MESSAGES.saved });
   }
   await saveReminderOptIn(context, userId, choice.reminder);

@@ -705,6 +705,8 @@ export async function* sendMessageStream(
   const { reply, englishLevel } = await storeNikaReply(context, providers, conversation, raw);
   // An exchange: the learner's message, answered (a greeting is not one). Its id is the ref: counted once.
   await recordActivitySafely(context.db, { userId: user.id, kind: "chat_exchange", ref: userMessageId });
+  // A page load during the reply may have kept the learner's "Hoje" without this exchange (keptWithSession).
+  forgetUserSessions(context, user.id);
   return { status: "ok", userMessageId, reply, englishLevel, balance: spent.balance };
 }
 

@@ -6,6 +6,7 @@ import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { isUuid } from "~/lib/ids";
 import { recordActivitySafely } from "~/server/activity.server";
+import { forgetUserSessions } from "~/server/auth.server";
 import { jsonValue, rowsOf, type DbOrTx } from "~/server/db.server";
 import { notFound } from "~/server/request.server";
 import { lessons, modules, siteBanners, userLessonProgress } from "~/server/schema";
@@ -337,6 +338,8 @@ export async function handleCompleteAction(context: AppLoadContext, viewer: View
     return data({ intent: "complete", result: reply, code: "completion_failed" } satisfies CompleteActionData, { status: 500 });
   }
   if (result.status === "not_found") throw courseNotFound("lesson");
+  // A page load meanwhile (another tab) may have kept the learner's "Hoje" without this lesson (keptWithSession).
+  forgetUserSessions(context, viewer.id);
   return redirectWithToast(context.cloudflare.env, `/courses/lessons/${lessonId}`, {
     type: "success",
     title: "Aula concluída!",

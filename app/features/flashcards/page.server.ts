@@ -6,7 +6,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { isUuid } from "~/lib/ids";
-import { requireUser } from "~/server/auth.server";
+import { forgetUserSessions, requireUser } from "~/server/auth.server";
 import { requireFeature } from "~/server/flags.server";
 import { notFound, parseForm, requireUuidParam } from "~/server/request.server";
 import { FEEDBACK } from "./content.server";
@@ -177,6 +177,8 @@ export async function gameAction({ request, context, params }: Args) {
     new Date(),
   );
   if (!outcome.ok) return refuse(submission, outcome.code === "not_found" ? "question_not_found" : outcome.code);
+  // The answer moved the card's review date, and a finished game is today's activity: "Hoje" kept meanwhile is dropped.
+  forgetUserSessions(context, user.id);
   if (input.via === "fetch") {
     const { correct, correctId, word, translation, answeredCount, correctCount, finished } = outcome;
     return data({

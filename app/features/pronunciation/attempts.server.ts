@@ -7,6 +7,7 @@ import { MIN_AUDIO_BYTES } from "~/lib/audio/validate";
 import { readWav } from "~/lib/audio/wav";
 import { ACTIVITY_POINTS, NEW_BEST_BONUS, recordActivitySafely } from "~/server/activity.server";
 import { ProviderError, type ProviderOptions } from "~/server/ai/index.server";
+import { forgetUserSessions } from "~/server/auth.server";
 import { spendCreditsThen } from "~/server/credits.server";
 import { jsonValue, rowsOf, type DbOrTx } from "~/server/db.server";
 import { deleteQuietly, mediaBucket, PRONUNCIATION_ATTEMPTS_FOLDER, putObject, sniffAudio } from "~/server/storage.server";
@@ -235,6 +236,8 @@ export async function scoreAttempt(
   if (newBest !== null) {
     const points = ACTIVITY_POINTS.pronunciation_attempt + (newBest ? NEW_BEST_BONUS : 0);
     await recordActivitySafely(context.db, { userId, kind: "pronunciation_attempt", ref: attemptId, points });
+    // A page load during the scoring may have kept the learner's "Hoje" without this attempt (keptWithSession).
+    forgetUserSessions(context, userId);
   }
   return { ok: true, attemptId, balance: spend.balance };
 }

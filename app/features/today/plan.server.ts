@@ -2,10 +2,12 @@
 // the streak — read in ONE statement (the learner's habit columns, today's activities, the due cards, the next lesson,
 // the weakest pronunciation word) and turned into items by the rules below. A disabled feature's part is not even
 // queried, and its item is not offered.
+import type { AppLoadContext } from "@remix-run/cloudflare";
 import { sql } from "drizzle-orm";
 import { CHAT_MODE_INFO, type ChatModeId } from "~/features/chat";
 import { readyForReview, visibleCard } from "~/features/flashcards";
-import { streakToday, type StreakView } from "~/server/activity.server";
+import { saoPauloDay, streakToday, type StreakView } from "~/server/activity.server";
+import { keptWithSession, type SessionUser } from "~/server/auth.server";
 import { jsonValue, rowsOf, type DbOrTx } from "~/server/db.server";
 import type { Flags } from "~/server/flags.server";
 import type { ActivityKind } from "~/server/schema";
@@ -206,4 +208,14 @@ export async function loadToday(db: DbOrTx, userId: string, flags: Flags, now: D
     ),
     offerGoal: Boolean(row.has_activity) && !row.goal_chosen,
   };
+}
+
+/**
+ * "Hoje" for the home page: kept with this isolate's copy of the learner's session while the São Paulo day and the
+ * flags are the same, so a reload within SESSION_STALE_MS runs no statement; whatever the learner does drops it
+ * (keptWithSession, decision 0022).
+ */
+export function todayForHome(context: AppLoadContext, user: SessionUser, flags: Flags, now = new Date()): Promise<TodayData> {
+  const day = saoPauloDay(now);
+  return keptWithSession(context, user, "today", [day, flags], () => loadToday(context.db, user.id, flags, now, day));
 }

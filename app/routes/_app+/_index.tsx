@@ -7,10 +7,10 @@ import { dailyGoalSchema, refuseSubmission, saveHabitChoice } from "~/features/a
 import { ChatArt, FlixArt, LabsArt } from "~/features/shell/art";
 import { FeatureCardGrid, type FeatureCardProps } from "~/features/shell/FeatureCard";
 import { SHELL_ROUTE_ID, firstName, type ShellData } from "~/features/shell/types";
-import { loadToday } from "~/features/today/plan.server";
+import { todayForHome } from "~/features/today/plan.server";
 import { TodayPlan } from "~/features/today/TodayPlan";
 import type { RouteHandle } from "~/lib/access";
-import { DAILY_GOALS, saoPauloDay } from "~/server/activity.server";
+import { DAILY_GOALS } from "~/server/activity.server";
 import { requireUser } from "~/server/auth.server";
 import { getFlags } from "~/server/flags.server";
 import { parseForm } from "~/server/request.server";
@@ -22,8 +22,7 @@ export const meta: MetaFunction = () => [{ title: "Início — Nika" }];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   const flags = await getFlags(context);
-  const now = new Date();
-  const today = await loadToday(context.db, user.id, flags, now, saoPauloDay(now));
+  const today = await todayForHome(context, user, flags);
   return data({ today, goals: DAILY_GOALS }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
