@@ -7,7 +7,9 @@ import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { failAttempt, pronunciationScorer, scoreAttempt, loadLevel, checkRecording } from "~/features/pronunciation/attempts.server";
 import type { LevelPageData, PronunciationActionData } from "~/features/pronunciation/page.server";
+import type { TodayData } from "~/features/today/plan.server";
 import { encodeWav } from "~/lib/audio/wav";
+import * as homeRoute from "~/routes/_app+/_index";
 import * as levelRoute from "~/routes/_app+/_labs+/pronunciation-game.$level";
 import * as listRoute from "~/routes/_app+/_labs+/pronunciation-game._index";
 import * as audioRoute from "~/routes/resources+/pronunciation-audio.$attemptId";
@@ -281,6 +283,28 @@ describe("an attempt", () => {
     expect(list.data.levels[0]!.bestScore).toBe(goodRow!.overallScore);
     const badPage = await openLevel(who, "1", `?attempt=${bad}`);
     expect([badPage.data.attempt!.previousBest, badPage.data.level.bestScore]).toEqual([goodRow!.overallScore, goodRow!.overallScore]);
+  });
+
+  it("is ticked in Hoje on the next load of /, even when one during the scoring kept the plan", async () => {
+    const who = await learner();
+    await say(levelOne.sentence);
+    const isolate = ctx(); // one isolate: every request below gets its env object
+    const inIsolate = () => ({ ...isolate, memo: new Map<string, unknown>() });
+    const pronunciationItem = async () => {
+      const page = await call<{ today: TodayData }>(() => homeRoute.loader(args(request("/", { jar: who.jar }), inIsolate())));
+      return page.data.today.items.find((item) => item.key === "pronunciation");
+    };
+    expect(await pronunciationItem()).toMatchObject({ done: false });
+    await world.hook("mode=slow&delay=400"); // the scorer takes its time, so a load of / can come meanwhile
+    const scoring = call(() =>
+      levelRoute.action(
+        args(multipart("/pronunciation-game/1", who.jar, { intent: "attempt", audio: audioPart() }), inIsolate(), { level: "1" }),
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 150));
+    expect(await pronunciationItem()).toMatchObject({ done: false }); // kept by this isolate, before the score
+    expect((await scoring).status).toBe(303);
+    expect(await pronunciationItem()).toMatchObject({ done: true });
   });
 
   it("scores exactly 10 of 30 parallel attempts on 10 credits", async () => {
