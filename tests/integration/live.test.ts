@@ -228,10 +228,12 @@ describe("LiveConversation: a spoken turn", () => {
     );
     expect(await balanceOf(target.userId)).toBe(9);
     expect(await minutesOf(target.userId)).toEqual([{ minute: 1, status: "used", credits: 1 }]);
-    const [session] = await rows<{ status: string; end_reason: string }>(
-      sql`select status, end_reason from live_sessions where user_id = ${target.userId}`,
+    // Written after the socket closed and after the turns (the relay queues its writes): it may land after them.
+    await eventually(async () =>
+      expect(await rows(sql`select status, end_reason from live_sessions where user_id = ${target.userId}`)).toEqual([
+        { status: "ended", end_reason: "ended" },
+      ]),
     );
-    expect(session).toEqual({ status: "ended", end_reason: "ended" });
     // The minute served is the day's activity, once.
     const sessionId = await sessionIdOf(target.userId);
     await eventually(async () => expect(await liveActivitiesOf(target.userId)).toEqual([{ ref: `${sessionId}:1`, points: 2 }]));
