@@ -700,7 +700,7 @@ describe("a message from a learner this isolate already knows: the spend stateme
       return page.data.today.items.find((item) => item.key === "chat");
     };
     expect(await chatItem()).toMatchObject({ done: false });
-    await world.hook("mode=slow&delay=400"); // the model takes its time, so a load of / can come meanwhile
+    await world.hook("mode=slow&delay=1500"); // the model takes its time (a slow machine too), so a load of / comes meanwhile
     const sending = send(who, id).then((response) => response.text());
     await new Promise((r) => setTimeout(r, 150));
     expect(await chatItem()).toMatchObject({ done: false }); // kept by this isolate, before the exchange

@@ -295,7 +295,7 @@ describe("an attempt", () => {
       return page.data.today.items.find((item) => item.key === "pronunciation");
     };
     expect(await pronunciationItem()).toMatchObject({ done: false });
-    await world.hook("mode=slow&delay=400"); // the scorer takes its time, so a load of / can come meanwhile
+    await world.hook("mode=slow&delay=1500"); // the scorer takes its time (a slow machine too), so a load of / comes meanwhile
     const scoring = call(() =>
       levelRoute.action(
         args(multipart("/pronunciation-game/1", who.jar, { intent: "attempt", audio: audioPart() }), inIsolate(), { level: "1" }),
