@@ -67,6 +67,7 @@ export default tseslint.config(
     name: "nika/ignores",
     ignores: [
       "build/",
+      ".react-router/",
       ".wrangler/",
       ".data/",
       ".cache/",

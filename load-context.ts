@@ -5,7 +5,7 @@ import { createNonce } from "./app/server/security-headers.server";
 
 type Cloudflare = Omit<PlatformProxy<Env>, "dispose" | "env"> & { env: Env };
 
-declare module "@remix-run/cloudflare" {
+declare module "react-router" {
   interface AppLoadContext {
     cloudflare: Cloudflare;
     /** Per-request database (lazy). */

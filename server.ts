@@ -1,4 +1,4 @@
-import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
+import { createRequestHandler, type ServerBuild } from "react-router";
 import type { Env } from "./app/server/env";
 import type * as Worker from "./app/worker.server";
 // eslint-disable-next-line @typescript-eslint/ban-ts-comment -- @ts-expect-error would fail once build/ exists
@@ -26,7 +26,7 @@ const {
 // Durable Object classes must be exported by the worker entry (wrangler.toml binds LESSON_CHANNELS and LIVE_CONVERSATIONS).
 export const { LessonChannel, LiveConversation } = (build as unknown as { entry: { module: { worker: typeof Worker } } }).entry.module.worker;
 
-const handleRemixRequest = createRequestHandler(build as unknown as ServerBuild);
+const handleRouterRequest = createRequestHandler(build as unknown as ServerBuild, "production");
 
 /** A missing or malformed setting: one plain answer naming it (logged once per isolate by loadEnv). */
 const configErrorResponse = (error: InstanceType<typeof ConfigError>) =>
@@ -65,7 +65,7 @@ export default {
     try {
       // Every response the worker returns gets its security headers here (WebSocket upgrades excepted).
       // A request that failed for want of the database answers 503 + Retry-After (db.server.ts).
-      const response = await answeringDatabaseUnavailable(request, loadContext, () => handleRemixRequest(request, loadContext));
+      const response = await answeringDatabaseUnavailable(request, loadContext, () => handleRouterRequest(request, loadContext));
       const appEnv = loadContext.cloudflare.env;
       return withSecurityHeaders(response, {
         request,

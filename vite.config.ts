@@ -1,36 +1,17 @@
-import { vitePlugin as remix, cloudflareDevProxyVitePlugin } from "@remix-run/dev";
+import { reactRouter } from "@react-router/dev/vite";
+import { cloudflareDevProxy } from "@react-router/dev/vite/cloudflare";
 import tailwindcss from "@tailwindcss/vite";
-import { flatRoutes } from "remix-flat-routes";
 import { defineConfig } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 import { getLoadContext } from "./load-context";
 import { shellChunks } from "./scripts/vite-chunks";
-import { buildServiceWorker } from "./scripts/vite-sw";
-
-declare module "@remix-run/cloudflare" {
-  interface Future {
-    v3_singleFetch: true;
-  }
-}
 
 export default defineConfig(({ command, isSsrBuild }) => ({
   plugins: [
     // Only `vite:dev` needs wrangler's platform proxy; builds skip it (and its binding warnings).
-    command === "serve" && cloudflareDevProxyVitePlugin({ getLoadContext }),
-    remix({
-      future: {
-        v3_fetcherPersist: true,
-        v3_relativeSplatPath: true,
-        v3_throwAbortReason: true,
-        v3_singleFetch: true,
-        v3_lazyRouteDiscovery: true,
-      },
-      // Route modules grouped by area in `+` folders (remix-flat-routes hybrid routes): see decision 0010.
-      ignoredRouteFiles: ["**/*"],
-      routes: async (defineRoutes) => flatRoutes("routes", defineRoutes, { ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}"] }),
-      // The service worker (build/client/sw.js) is built last: its precache lists the client build's files.
-      buildEnd: buildServiceWorker,
-    }),
+    command === "serve" && cloudflareDevProxy({ getLoadContext }),
+    // Routes: app/routes.ts; build options: react-router.config.ts.
+    reactRouter(),
     tailwindcss(),
     tsconfigPaths(),
   ],

@@ -1,7 +1,6 @@
-import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/cloudflare";
-import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
+import { type AppLoadContext, type EntryContext, type HandleErrorFunction, isRouteErrorResponse, ServerRouter } from "react-router";
 import { saveServerError } from "~/features/shell/error-report.server";
 import { NonceProvider } from "~/lib/nonce";
 import {
@@ -12,21 +11,23 @@ import {
   wasDatabaseUnavailable,
 } from "~/server/db.server";
 
-const ABORT_DELAY = 5_000;
+// React Router rejects promises still pending after this; React's render is aborted a second later so their
+// rejections still stream to the browser.
+export const streamTimeout = 5_000;
 
 export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
-  remixContext: EntryContext,
+  routerContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
-  // The CSP nonce (server.ts sends the policy): on React's streaming scripts, Remix's and root.tsx's.
+  // The CSP nonce (server.ts sends the policy): on React's streaming scripts, React Router's and root.tsx's.
   const nonce = loadContext.cspNonce ?? "";
   // A loader or action failed for want of the database (handleError marked it): throwing a 503
-  // Response makes Remix render again with it at the root error boundary ("Serviço temporariamente
+  // Response makes React Router render again with it at the root error boundary ("Serviço temporariamente
   // indisponível"), as a route error response the browser hydrates the same way.
-  const errors = Object.values(remixContext.staticHandlerContext.errors ?? {});
+  const errors = Object.values(routerContext.staticHandlerContext.errors ?? {});
   const showsUnavailable = errors.some((error) => isRouteErrorResponse(error) && error.status === 503);
   if (!showsUnavailable && wasDatabaseUnavailable(loadContext)) throw databaseUnavailableResponse();
   if (showsUnavailable) {
@@ -35,11 +36,11 @@ export default async function handleRequest(
     responseHeaders.set("Cache-Control", "no-store");
   }
   const controller = new AbortController();
-  const timeoutId = setTimeout(() => controller.abort(), ABORT_DELAY);
+  const timeoutId = setTimeout(() => controller.abort(), streamTimeout + 1_000);
 
   const body = await renderToReadableStream(
     <NonceProvider value={nonce}>
-      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce || undefined} />
+      <ServerRouter context={routerContext} url={request.url} nonce={nonce || undefined} />
     </NonceProvider>,
     {
       nonce: nonce || undefined,
@@ -66,7 +67,7 @@ export default async function handleRequest(
  * failures. Thrown Responses (4xx refusals) never reach this.
  */
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
-  // Aborted requests are not failures; Remix's own 4xx (405 for a route without an action) neither.
+  // Aborted requests are not failures; the router's own 4xx (405 for a route without an action) neither.
   if (request.signal.aborted || (isRouteErrorResponse(error) && error.status < 500)) return;
   // The 503 handleRequest throws (above) is the answer, not a failure.
   if (error instanceof Response && error.status === 503) return;

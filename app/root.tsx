@@ -1,6 +1,16 @@
-import { data, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData, isRouteErrorResponse } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
+import {
+  data,
+  redirect,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+  useRouteLoaderData,
+  isRouteErrorResponse,
+} from "react-router";
 import { ErrorScreen, isFeatureDisabledError, isNotFound, isServiceUnavailableError } from "~/components/ErrorScreen";
 import { Toaster } from "~/components/Toaster";
 import { emailChangeLinkTarget, useConfirmationHashToast } from "~/features/account/email-change-links";
@@ -12,16 +22,17 @@ import { useNonce } from "~/lib/nonce";
 import { getSessionUser } from "~/server/auth.server";
 import { getFlags } from "~/server/flags.server";
 import { takeToast } from "~/server/toast.server";
+import type { Route } from "./+types/root";
 import stylesheet from "./tailwind.css?url";
 
-export const links: LinksFunction = () => [
+export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
   { rel: "manifest", href: "/manifest.webmanifest" },
   { rel: "icon", href: "/icons/icon.svg", type: "image/svg+xml" },
   { rel: "apple-touch-icon", href: "/icons/apple-touch-icon.png" },
 ];
 
-export const meta: MetaFunction = ({ error }) => [
+export const meta: Route.MetaFunction = ({ error }) => [
   {
     title: !error
       ? "Nika — Inglês com IA"
@@ -36,7 +47,7 @@ export const meta: MetaFunction = ({ error }) => [
   { name: "description", content: "Aprenda inglês conversando com a Nika, sua professora com inteligência artificial." },
 ];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   // Spec §2 background handler: an e-mail change link that landed on any page goes to /confirm-email.
   const emailChangeTarget = emailChangeLinkTarget(new URL(request.url));
   if (emailChangeTarget) throw redirect(emailChangeTarget);

@@ -203,7 +203,7 @@ export async function accountMaker(vars, { label, credits = 100_000 }) {
   await loadTypeScript();
   const { connect, loadEnv } = await import("../scripts/lib/node-db.ts");
   const { sql } = await import("drizzle-orm");
-  const { createCookie } = await import("@remix-run/cloudflare");
+  const { createCookie } = await import("react-router");
   const { randomToken, sha256Hex } = await import("../app/server/password.ts");
   const { creditPeriod } = await import("../app/server/credits.server.ts");
   const env = loadEnv(vars);

@@ -18,7 +18,7 @@
 // A POST that wrangler dev's own proxy drops (its connection to the worker reset; it retries GETs itself) is counted
 // apart from the app's answers, bounded at 0.1 % of the requests. The worker's and the database's output are kept in
 // .cache/bench-load-logs/{load,fault}/, and the reasons the worker logged are printed when an answer is ≥ 500.
-// Serves the existing ./build (run `npx remix vite:build` first); own ports and data folder; exits 1
+// Serves the existing ./build (run `npx react-router build` first); own ports and data folder; exits 1
 // when a check fails. --smoke (bench/smoke.mjs): 3 learners for 2 s taking the mix's actions in turn (each at least
 // once), an admin toggle, on the app the smoke run shares (no --fault).
 import { fork, spawn, spawnSync } from "node:child_process";

@@ -39,7 +39,7 @@ const TIMEOUT_MS = Math.max(10, Number(opts.timeout)) * 1000;
 const chosen = opts.only ? opts.only.split(",") : BENCHES;
 const unknown = chosen.filter((name) => !BENCHES.includes(name));
 if (unknown.length) throw new Error(`no such bench: ${unknown.join(", ")} (benches: ${BENCHES.join(", ")})`);
-if (!existsSync("build/server/index.js")) throw new Error("./build is missing: run `npx remix vite:build` first (the smoke run never builds)");
+if (!existsSync("build/server/index.js")) throw new Error("./build is missing: run `npx react-router build` first (the smoke run never builds)");
 
 const started = performance.now();
 const seconds = (/** @type {number} */ since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;

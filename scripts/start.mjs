@@ -104,7 +104,7 @@ run("npx", ["tsx", "scripts/seed.ts"], scriptEnv);
 if (!opts["no-build"] || !existsSync("build/server/index.js")) {
   log("build de produção...");
   run("node", ["scripts/content/content-assets.mjs"]);
-  run("npx", ["remix", "vite:build"]);
+  run("npx", ["react-router", "build"]);
 }
 const portTaken = await fetch(`http://127.0.0.1:${opts.port}/`).then(
   () => true,

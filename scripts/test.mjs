@@ -29,7 +29,7 @@ step("content assets");
 if (run("node", ["scripts/content/content-assets.mjs"]) !== 0) process.exit(1);
 
 step("typecheck (tsc)");
-if (run("npx", ["tsc"]) !== 0) failedSteps++;
+if (run("npx", ["react-router", "typegen"]) !== 0 || run("npx", ["tsc"]) !== 0) failedSteps++;
 
 step("lint (eslint, prettier)");
 if (run("npx", ["eslint", ".", "--max-warnings=0"]) !== 0) failedSteps++;
@@ -39,7 +39,7 @@ step("unit + integration (vitest)");
 run("npx", ["vitest", "run", "--reporter=default", "--reporter=json", "--outputFile.json=.cache/vitest.json"]);
 
 step("production build");
-if (run("npx", ["remix", "vite:build"]) !== 0) {
+if (run("npx", ["react-router", "build"]) !== 0) {
   console.error("[test] build failed");
   process.exit(1);
 }

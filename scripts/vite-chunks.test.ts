@@ -2,12 +2,12 @@ import type { ManualChunkMeta, ModuleInfo } from "rollup";
 import { describe, expect, it } from "vitest";
 import { shellChunks } from "./vite-chunks";
 
-const ENTRY = "/w/node_modules/@remix-run/dev/dist/config/defaults/entry.client.tsx";
+const ENTRY = "/w/node_modules/@react-router/dev/dist/config/defaults/entry.client.tsx";
 const ROOT = "/w/app/root.tsx";
 const LAYOUT = "/w/app/routes/_app+/_layout.tsx";
 const SIGNIN = "/w/app/routes/_auth+/signin.tsx";
 const LESSON = "/w/app/routes/_app+/courses+/lessons.$lessonId.tsx";
-const CLIENT_ROUTE = "?__remix-build-client-route";
+const CLIENT_ROUTE = "?__react-router-build-client-route";
 
 /** A module graph as Rollup shows it to `manualChunks`: each id with its static imports (route wrappers included). */
 function graph(imports: Record<string, string[]>): ManualChunkMeta {
@@ -25,12 +25,12 @@ function chunksOf(imports: Record<string, string[]>) {
 
 describe("shellChunks", () => {
   const app = {
-    [ENTRY]: ["/w/node_modules/react-dom/client.js", "/w/node_modules/@remix-run/react/index.js"],
+    [ENTRY]: ["/w/node_modules/react-dom/client.js", "/w/node_modules/react-router/dist/development/index.mjs"],
     "/w/node_modules/react-dom/client.js": ["/w/node_modules/react/index.js"],
     "/w/node_modules/react/index.js": [],
-    "/w/node_modules/@remix-run/react/index.js": ["/w/node_modules/react/index.js"],
+    "/w/node_modules/react-router/dist/development/index.mjs": ["/w/node_modules/react/index.js"],
     [ROOT + CLIENT_ROUTE]: [ROOT],
-    [ROOT]: ["/w/node_modules/@remix-run/react/index.js", "/w/app/components/ErrorScreen.tsx", "/w/app/tailwind.css?url"],
+    [ROOT]: ["/w/node_modules/react-router/dist/development/index.mjs", "/w/app/components/ErrorScreen.tsx", "/w/app/tailwind.css?url"],
     "/w/app/components/ErrorScreen.tsx": ["/w/node_modules/react/index.js"],
     "/w/app/tailwind.css?url": [],
     [LAYOUT + CLIENT_ROUTE]: [LAYOUT],

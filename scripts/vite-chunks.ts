@@ -4,14 +4,14 @@ import type { GetManualChunk, ManualChunkMeta } from "rollup";
 // small shared chunks, so a page started a script request for each; on a slow mobile link each costs a round trip, and
 // Lighthouse's simulator counts them all before the first paint. Here the modules every page loads statically
 // go into two chunks instead:
-//   "framework": everything the client entry and the root route import statically (React, Remix, the root's UI),
+//   "framework": everything the client entry and the root route import statically (React, React Router, the root's UI),
 //   and the few UI pieces both the signed-in layout and the pages outside it import (the notice box);
 //   "app-shell": what the signed-in layout adds on top (sidebar, shell parts, their helpers) and no page outside it
 //   imports.
 // Route modules keep their own chunks, and anything only some routes import (forms, dialogs, the recorder…) keeps
 // Rollup's own splitting, so no page downloads code it did not load before.
 
-const CLIENT_ENTRY = "/node_modules/@remix-run/dev/dist/config/defaults/entry.client.tsx";
+const CLIENT_ENTRY = "/node_modules/@react-router/dev/dist/config/defaults/entry.client.tsx";
 const ROOT_ROUTE = "/app/root.tsx";
 const APP_ROUTES = "/app/routes/_app+/";
 const APP_LAYOUT = `${APP_ROUTES}_layout.tsx`;

@@ -1,19 +1,19 @@
-// Builds the service worker (app/features/pwa/sw.ts) into build/client/sw.js once Remix's client and server builds
-// are done (Remix's `buildEnd` hook), with its precache list written into `self.__WB_MANIFEST`
+// Builds the service worker (app/features/pwa/sw.ts) into build/client/sw.js once React Router's client and server builds
+// are done (React Router's `buildEnd` hook), with its precache list written into `self.__WB_MANIFEST`
 // (decision 0023). The worker bundle (wrangler's) is not involved: sw.js is a static file of build/client.
 //
 // The precache holds what the learner needs offline and nothing user-specific:
 //   - the offline page, the web app manifest and the icons (public/), revisioned by their content;
-//   - the offline player page (fetched by the worker without cookies), revisioned by Remix's manifest version,
+//   - the offline player page (fetched by the worker without cookies), revisioned by React Router's manifest version,
 //     which changes whenever one of the client's chunks does;
-//   - every script and stylesheet that page loads: the client entry and each route Remix matches for it (their
-//     modules, static imports and CSS, from Remix's browser manifest), and the global stylesheets the root links.
+//   - every script and stylesheet that page loads: the client entry and each route React Router matches for it (their
+//     modules, static imports and CSS, from React Router's browser manifest), and the global stylesheets the root links.
 //     Their names are hashed, so they need no revision.
 import { createHash } from "node:crypto";
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import type { VitePluginConfig } from "@remix-run/dev";
+import type { Config } from "@react-router/dev/config";
 import { build } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 import { OFFLINE_PAGE, OFFLINE_PLAYER_PATH } from "../app/lib/offline-paths";
@@ -26,7 +26,7 @@ const ICONS = "icons";
 
 export type PrecacheEntry = { url: string; revision: string | null };
 
-/** What is read of Remix's browser manifest: each part's module, the chunks it imports statically, its CSS. */
+/** What is read of React Router's browser manifest: each part's module, the chunks it imports statically, its CSS. */
 type ManifestPart = { module: string; imports?: string[]; css?: string[] };
 type ManifestRoute = ManifestPart & { id: string; parentId?: string; path?: string; index?: boolean };
 export type BrowserManifest = { version: string; entry: ManifestPart; routes: Record<string, ManifestRoute> };
@@ -42,7 +42,7 @@ function fullPath(manifest: BrowserManifest, route: ManifestRoute): string {
 }
 
 /**
- * The routes Remix matches for a static `pathname`, root first: the deepest route whose full path is exactly it
+ * The routes React Router matches for a static `pathname`, root first: the deepest route whose full path is exactly it
  * (an index route before its layout), and its parents. None when only a dynamic or splat route would match.
  */
 export function routesMatching(manifest: BrowserManifest, pathname: string): ManifestRoute[] {
@@ -71,21 +71,21 @@ export function pageEntries(manifest: BrowserManifest, pathname: string, globalS
   return [{ url: pathname, revision: manifest.version }, ...[...files].sort().map((url) => ({ url, revision: null }))];
 }
 
-/** Remix's browser manifest (`assets/manifest-<version>.js`: `window.__remixManifest={…};`). */
-async function readRemixManifest(assetsDir: string): Promise<BrowserManifest> {
+/** React Router's browser manifest (`assets/manifest-<version>.js`: `window.__reactRouterManifest={…};`). */
+async function readBrowserManifest(assetsDir: string): Promise<BrowserManifest> {
   const names = (await readdir(assetsDir)).filter((name) => /^manifest-[\w-]+\.js$/.test(name));
-  if (names.length !== 1) throw new Error(`service worker: expected one Remix manifest in ${assetsDir}, found ${names.length}`);
+  if (names.length !== 1) throw new Error(`service worker: expected one browser manifest in ${assetsDir}, found ${names.length}`);
   const source = (await readFile(path.join(assetsDir, names[0]!), "utf8")).trim();
-  const json = source.replace(/^window\.__remixManifest=/, "").replace(/;$/, "");
+  const json = source.replace(/^window\.__reactRouterManifest=/, "").replace(/;$/, "");
   return JSON.parse(json) as BrowserManifest;
 }
 
 const revisionOf = (bytes: Buffer) => createHash("md5").update(bytes).digest("hex");
 
-export const buildServiceWorker: NonNullable<VitePluginConfig["buildEnd"]> = async ({ remixConfig, viteConfig }) => {
-  const clientDir = path.join(remixConfig.buildDirectory, "client");
+export const buildServiceWorker: NonNullable<Config["buildEnd"]> = async ({ reactRouterConfig, viteConfig }) => {
+  const clientDir = path.join(reactRouterConfig.buildDirectory, "client");
   const assetsDir = path.join(clientDir, viteConfig.build.assetsDir);
-  const manifest = await readRemixManifest(assetsDir);
+  const manifest = await readBrowserManifest(assetsDir);
 
   const icons = (await readdir(path.join(clientDir, ICONS))).map((name) => `/${ICONS}/${name}`);
   const publicEntries = await Promise.all(

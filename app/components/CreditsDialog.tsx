@@ -1,8 +1,8 @@
 // The 'Créditos Esgotados' dialog (spec §8): the chat and the flashcards open it when an action answers
 // CREDITS_EXHAUSTED. Load it on first use (React.lazy): Radix is most of its weight. Without JavaScript
 // pages show CreditsExhaustedNotice (./credits) instead.
-import { useNavigate } from "@remix-run/react";
 import { useState } from "react";
+import { useNavigate } from "react-router";
 import { buttonVariants } from "./button";
 import { CREDITS_EXHAUSTED_TEXT } from "./credits";
 import { DialogClose, DialogDescription, DialogTitle, Modal } from "./dialog";

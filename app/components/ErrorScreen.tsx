@@ -1,8 +1,8 @@
 // Screens for thrown errors, shared by the root boundary (outside the chrome) and the protected
 // layout's boundary (inside it): 404, feature disabled, service unavailable (503: the database cannot
 // be reached), and anything else.
-import { Link, isRouteErrorResponse, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { Link, isRouteErrorResponse, useLocation } from "react-router";
 import { isFeatureDisabled } from "~/lib/flags";
 import { buttonVariants } from "./button";
 import { AlertIcon, ArrowLeftIcon, ClockIcon, RefreshIcon } from "./icons";

@@ -2,8 +2,8 @@
 // JavaScript (loaded on first use) and is the same message in the page without it; any other refusal
 // is its [title, description] (conform's form errors) in a box.
 import type { SubmissionResult } from "@conform-to/react";
-import { useNavigate } from "@remix-run/react";
 import { lazy, Suspense, useEffect, useState } from "react";
+import { useNavigate } from "react-router";
 import { BUY_CREDITS_PATH, CreditsExhaustedNotice } from "~/components/credits";
 import { NoticeBox } from "~/components/notice";
 import { useHydrated } from "~/lib/use-hydrated";

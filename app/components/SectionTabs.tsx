@@ -1,6 +1,6 @@
 // A page's sections as tabs that are links (each its own URL, so they work without JavaScript):
 // the /config tabs and the /admin sections.
-import { NavLink } from "@remix-run/react";
+import { NavLink } from "react-router";
 import { cn } from "./cn";
 
 export type Section = { to: string; label: string; end?: boolean };

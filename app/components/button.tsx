@@ -2,8 +2,8 @@
 // Radix triggers as buttons; `Button` is a <button type="button">; `SubmitButton` shows its pending
 // text while the form it belongs to is being submitted (with JavaScript; without it the browser
 // simply navigates).
-import { useNavigation } from "@remix-run/react";
 import type { ButtonHTMLAttributes, ReactNode } from "react";
+import { useNavigation } from "react-router";
 import { cn, type ClassValue } from "./cn";
 
 const VARIANTS = {

@@ -1,7 +1,7 @@
 // Out of credits (spec §8 "Credits"): the texts of the 'Créditos Esgotados' dialog, where buying more
 // goes, and the same message inline for pages without JavaScript (the dialog, CreditsDialog.tsx, is a
 // Radix portal that does not server-render; pages load it on first use).
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { buttonVariants } from "./button";
 import { NoticeBox } from "./notice";
 

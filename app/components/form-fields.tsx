@@ -18,8 +18,8 @@ import {
   type FormMetadata,
   type SubmissionResult,
 } from "@conform-to/react";
-import { Form, type FormProps } from "@remix-run/react";
 import type { ChangeEvent, InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
+import { Form, type FormProps } from "react-router";
 import { cn } from "./cn";
 
 export type ServerFormOptions = {

@@ -2,7 +2,7 @@
 // rewritten) are public with a year-long immutable cache, revalidate by ETag and answer byte ranges
 // (audio elements seek with them); materials never load inline here — they go through the lesson's
 // download route (signed-in learners, served as an attachment).
-import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { redirect } from "react-router";
 import type { RouteHandle } from "~/lib/access";
 import { notFound } from "~/server/request.server";
 import {
@@ -13,12 +13,13 @@ import {
   PRONUNCIATION_ATTEMPTS_FOLDER,
   serveObject,
 } from "~/server/storage.server";
+import type { Route } from "./+types/media.$";
 
 export const handle: RouteHandle = { access: "public" };
 
 const fileNotFound = () => notFound("Arquivo não encontrado");
 
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export async function loader({ request, context, params }: Route.LoaderArgs) {
   const key = params["*"] ?? "";
   // Learners' recordings are private: /resources/chat-audio/* and /resources/pronunciation-audio/*
   // serve them, to their owner.

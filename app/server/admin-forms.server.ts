@@ -6,7 +6,7 @@
 // The guard (admin + feature flag) is each feature's; the browser side is ~/components/admin.
 import type { Submission, SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, type AppLoadContext } from "@remix-run/cloudflare";
+import { data, type AppLoadContext } from "react-router";
 import type { z } from "zod";
 import { UPLOAD_MESSAGES, UPLOAD_RULES, type AdminActionData, type AdminRefusal, type UploadKind } from "~/lib/admin-forms";
 import { errorMessage } from "~/lib/errors";

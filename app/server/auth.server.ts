@@ -1,8 +1,8 @@
 // Sessions and access: database sessions behind a signed httpOnly cookie, the session's user (kept per
 // isolate for page loads), and the guards of loaders, actions and other endpoints. How a user proves who
 // they are (password, Google) and the e-mail tokens live with the auth feature (app/features/auth).
-import { createCookie, data, redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import { and, eq, gt, sql } from "drizzle-orm";
+import { createCookie, data, redirect, type AppLoadContext } from "react-router";
 import { creditPeriod, monthlyAllowance, renewCreditsIfDue } from "./credits.server";
 import type { DbOrTx } from "./db.server";
 import { isProduction, type Env } from "./env";

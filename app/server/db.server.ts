@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { drizzle } from "drizzle-orm/node-postgres";
 import type { PgDatabase } from "drizzle-orm/pg-core";
 import pg from "pg";
-import { encode as encodeTurboStream } from "turbo-stream";
 import type { Env } from "./env";
 import type * as schema from "./schema";
 
@@ -211,7 +210,7 @@ function tagUnavailableErrors(pool: pg.Pool) {
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let current = error, depth = 0; current && depth < 8; depth++) {
-    // By name too: server.ts and the Remix build each bundle their own copy of this module in the worker.
+    // By name too: server.ts and the server build each bundle their own copy of this module in the worker.
     if (current instanceof DatabaseUnavailableError || (current as Error).name === "DatabaseUnavailableError") return true;
     current = (current as { cause?: unknown }).cause;
   }
@@ -274,20 +273,20 @@ function pageOfDataRequest(request: Request): string | null {
 }
 
 /**
- * A data request's answer during an outage: what Remix's client decodes as a redirect that reloads the document
- * (single fetch's turbo-stream, the `SingleFetchRedirect` entry `redirectDocument` produces), to the same page — whose
- * document request then shows the pt-BR 503 screen (or the page, if the database is back). JSON here would fail to
- * decode and show the generic error screen instead. Still a 503 with Retry-After for anything that watches statuses.
+ * A data request's answer during an outage: the redirect React Router's client follows for responses the router
+ * did not render (204 + `X-Remix-Redirect`; `X-Remix-Reload-Document` makes it a document load), to the same page —
+ * whose document request then shows the pt-BR 503 screen (or the page, if the database is back). JSON here would
+ * fail to decode and show the generic error screen instead. `Retry-After` goes with it.
  */
 function reloadDocumentResponse(page: string, headers: Record<string, string>): Response {
-  const reload = { redirect: page, status: 302, revalidate: false, reload: true, replace: false };
-  const marker = {};
-  const body = encodeTurboStream(marker, { plugins: [(value: unknown) => (value === marker ? ["SingleFetchRedirect", reload] : undefined)] });
-  return new Response(body, { status: 503, headers: { ...headers, "Content-Type": "text/x-script" } });
+  return new Response(null, {
+    status: 204,
+    headers: { ...headers, "X-Remix-Redirect": page, "X-Remix-Status": "302", "X-Remix-Reload-Document": "true" },
+  });
 }
 
 /**
- * Runs `handle` (Remix's request handler; server.ts) and makes a request that failed for want of the
+ * Runs `handle` (React Router's request handler; server.ts) and makes a request that failed for want of the
  * database answer 503: one that threw such an error, and a resource route or data request (single
  * fetch) that answered ≥ 500 after handleError (entry.server.tsx) marked the context — JSON or the SSE
  * error event. Pages already answer 503 with the root error boundary's screen (entry.server.tsx).

@@ -3,7 +3,7 @@
 // They change only when an admin toggles one, so each isolate keeps what it read for FLAGS_STALE_MS
 // (decision 0019): a page needs no flags query most of the time. The isolate where the admin toggled
 // forgets them at once; every other isolate follows within the bound.
-import { data, type AppLoadContext } from "@remix-run/cloudflare";
+import { data, type AppLoadContext } from "react-router";
 import { FLAG_KEYS, isFeatureDisabled, type FeatureDisabled, type FlagKey, type Flags } from "~/lib/flags";
 import { appConfig } from "./schema";
 

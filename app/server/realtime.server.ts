@@ -1,8 +1,8 @@
 // Realtime: Durable Object channels (one per lesson) that push "something changed" over WebSockets.
 // `publishLessonComment` is called by the comment action after the comment is stored;
 // `connectLessonChannel` answers the WebSocket endpoint (resources.lessons.$lessonId.live).
-import type { AppLoadContext } from "@remix-run/cloudflare";
 import { sql } from "drizzle-orm";
+import type { AppLoadContext } from "react-router";
 import { isUuid } from "~/lib/ids";
 import { ACCESS_MESSAGES, checkAccess } from "./auth.server";
 import { rowsOf } from "./db.server";

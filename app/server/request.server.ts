@@ -7,7 +7,7 @@
 // than the caps in memory. Path ids are checked here too (`requireUuidParam`: malformed → 404), and
 // `notFound` is the one 404 of loaders and actions.
 import { parseWithZod } from "@conform-to/zod/v4";
-import { unstable_parseMultipartFormData, type UploadHandlerPart } from "@remix-run/cloudflare";
+import { streamMultipart } from "@web3-storage/multipart-parser";
 import type { z } from "zod";
 import { isUuid } from "~/lib/ids";
 
@@ -194,7 +194,26 @@ export async function parseForm<Schema extends z.ZodType>(request: Request, sche
   return parseWithZod(formData, { schema });
 }
 
-export type FileHandler = (part: UploadHandlerPart) => Promise<string | undefined>;
+/** One part of a multipart body, its bytes still streaming. */
+export type MultipartPart = { name: string; filename?: string; contentType: string; data: AsyncIterable<Uint8Array> };
+export type FileHandler = (part: MultipartPart) => Promise<string | undefined>;
+
+/**
+ * The multipart parser Remix v2 shipped (React Router 7 has none), part by part: each part's value, from
+ * `handlePart`, goes into the FormData. A filename keeps only its last segment (RFC 7578 §4.2).
+ */
+async function parseMultipartFormData(request: { headers: Headers; body: ReadableStream<Uint8Array> }, handlePart: FileHandler) {
+  const [type, boundary] = (request.headers.get("Content-Type") ?? "").split(/\s*;\s*boundary=/);
+  if (!boundary || type !== "multipart/form-data") throw new TypeError("Could not parse content as FormData.");
+  const form = new FormData();
+  for await (const part of streamMultipart(request.body, boundary) as AsyncIterable<MultipartPart & { done?: boolean }>) {
+    if (part.done) break;
+    if (typeof part.filename === "string") part.filename = part.filename.split(/[/\\]/).pop();
+    const value = await handlePart(part);
+    if (value !== undefined && value !== null) form.append(part.name, value);
+  }
+  return form;
+}
 
 /**
  * Streams a multipart form: text fields go into the FormData (each ≤ 64 KB), file parts to `onFile`
@@ -208,12 +227,12 @@ export async function readMultipart(request: Request, maxBytes: number, onFile: 
   if (!request.body) return new FormData();
   if (kind === "urlencoded") return readFormData(request, { maxBytes: Math.min(maxBytes, FORM_BYTES) });
   const counted = countedBody(request.body, maxBytes);
-  const limited = { headers: request.headers, body: counted.stream } as unknown as Request;
+  const limited = { headers: request.headers, body: counted.stream };
   const ownErrors = new Set<unknown>(); // what the file handler threw passes through unchanged
   const names: string[] = [];
   let oversizedText = false;
   try {
-    const form = await unstable_parseMultipartFormData(limited, async (part) => {
+    const form = await parseMultipartFormData(limited, async (part) => {
       names.push(part.name);
       if (typeof part.filename === "string") {
         try {

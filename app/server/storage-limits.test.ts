@@ -3,7 +3,7 @@
 // (a part leaves as soon as PART_SIZE bytes are buffered), what a closed writer does, and the helpers
 // that must never delete or read outside our keys. Calls are observed through a thin wrapper around
 // the real bucket; failures are injected there only where R2 itself cannot be made to fail.
-import type { AppLoadContext } from "@remix-run/cloudflare";
+import type { AppLoadContext } from "react-router";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTestBucket } from "../../tests/integration/harness";
 import {

@@ -1,7 +1,7 @@
 // The one module that talks to R2 (binding MEDIA). Key layout, public paths, image and audio sniffing by
 // magic bytes, and a streaming writer that stores big files with bounded memory (R2 multipart upload).
 // See docs/decisions/0005-media-storage-and-embeds.md.
-import type { AppLoadContext } from "@remix-run/cloudflare";
+import type { AppLoadContext } from "react-router";
 import { INLINE_AUDIO_TYPES, INLINE_IMAGE_TYPES, isValidKey } from "~/lib/media";
 
 export * from "~/lib/media";

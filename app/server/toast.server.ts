@@ -1,7 +1,7 @@
 // Flash toasts: a short-lived cookie written on redirect and read (then cleared) by the root loader,
 // so toasts also appear when JavaScript is off. The cookie is signed with SESSION_SECRET: a toast
 // set by anyone else on the domain (forged or tampered) is dropped unseen.
-import { createCookie, redirect } from "@remix-run/cloudflare";
+import { createCookie, redirect } from "react-router";
 import type { Env } from "./env";
 
 export type ToastType = "success" | "error" | "info";

@@ -1,6 +1,6 @@
 // The setup chat test files share: the fake upstream speaking the OpenAI protocol on its own port
 // (reset before each test), a fresh PGlite database and a Miniflare R2 bucket; and how a refusal is caught.
-import type { AppLoadContext } from "@remix-run/cloudflare";
+import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import { ChatError } from "~/features/chat/chat.server";
 import type { Database } from "~/server/db.server";

@@ -2,8 +2,8 @@
 // materials, courses banner), the material download and the media route — against PGlite with the
 // real migrations and a real R2 implementation (Miniflare). Refusals are checked by what is stored.
 import { readFileSync } from "node:fs";
-import type { AppLoadContext } from "@remix-run/cloudflare";
 import { eq, sql } from "drizzle-orm";
+import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as bannerEdit from "~/routes/_app+/courses+/_catalogue+/banner.edit";
 import * as lessonEdit from "~/routes/_app+/courses+/lessons.$lessonId.edit";

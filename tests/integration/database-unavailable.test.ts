@@ -1,15 +1,14 @@
 // The database going away (issue 13, item 5): the driver's real failures — a refused connection, a
 // server that hangs up, one that never answers — are recognised by isDatabaseUnavailable and nothing
 // else is; a page whose loaders need the database answers 503 + Retry-After with the pt-BR screen
-// (through Remix's real request handler, entry.server.tsx and the root error boundary), a resource
+// (through React Router's real request handler, entry.server.tsx and the root error boundary), a resource
 // route 503 JSON, an event-stream client its SSE error event; and the same context recovers when
 // the database is back. No process is killed here (bench/load.mjs --fault does that).
 import net from "node:net";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
-import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
 import { sql } from "drizzle-orm";
-import { decode as decodeTurboStream } from "turbo-stream";
+import { createRequestHandler, type ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as entryServer from "~/entry.server";
 import * as root from "~/root";
@@ -137,11 +136,15 @@ function buildWith(): ServerBuild {
     hasLoader: true,
     hasClientAction: false,
     hasClientLoader: false,
+    hasClientMiddleware: false,
     hasErrorBoundary,
+    clientActionModule: undefined,
+    clientLoaderModule: undefined,
+    clientMiddlewareModule: undefined,
+    hydrateFallbackModule: undefined,
     ...(hasDefault ? {} : { hasDefault: false }),
   });
   return {
-    mode: "production",
     entry: { module: entryServer },
     routes: {
       root: { id: "root", path: "", module: root as never },
@@ -160,21 +163,18 @@ function buildWith(): ServerBuild {
     },
     publicPath: "/",
     assetsBuildDirectory: "build/client",
-    future: {
-      v3_fetcherPersist: true,
-      v3_relativeSplatPath: true,
-      v3_throwAbortReason: true,
-      v3_singleFetch: true,
-      v3_lazyRouteDiscovery: true,
-    },
+    future: { v8_middleware: false, v8_passThroughRequests: false, v8_trailingSlashAwareDataRequests: false },
+    ssr: true,
     isSpaMode: false,
+    prerender: [],
+    routeDiscovery: { mode: "lazy", manifestPath: "/__manifest" },
     basename: undefined,
-  } as unknown as ServerBuild;
+  } satisfies ServerBuild;
 }
 
 const handler = createRequestHandler(buildWith(), "production");
 
-/** One request the way server.ts serves it: a fresh load context (the real per-request pool), Remix, the 503 wrapper. */
+/** One request the way server.ts serves it: a fresh load context (the real per-request pool), React Router, the 503 wrapper. */
 async function serve(path: string, headers: Record<string, string> = {}) {
   const request = new Request(`http://nika.test${path}`, { headers });
   const waits: Promise<unknown>[] = [];
@@ -213,7 +213,7 @@ afterAll(async () => {
   await pglite?.close();
 });
 
-describe("requests while the database is away, and after it is back (Remix's request handler)", () => {
+describe("requests while the database is away, and after it is back (React Router's request handler)", () => {
   it("serves the page while the database is up", async () => {
     const { response, body } = await serve("/page");
     expect(response.status).toBe(200);
@@ -246,22 +246,16 @@ describe("requests while the database is away, and after it is back (Remix's req
 
   it("answers a client navigation's data request with a document reload of its page (where the 503 screen shows)", async () => {
     const { response, body } = await serve("/page.data?_routes=root%2Croutes%2Fpage&tab=2");
-    expect(response.status).toBe(503);
+    // React Router's client follows a 204 with X-Remix-Redirect as a redirect, X-Remix-Reload-Document as a document load.
+    expect(response.status).toBe(204);
+    expect(body).toBe("");
     expect(response.headers.get("Retry-After")).toBe(String(DB_RETRY_AFTER_SECONDS));
-    expect(response.headers.get("Content-Type")).toBe("text/x-script");
-    // Decoded as Remix's browser runtime decodes single fetch (turbo-stream, its SingleFetchRedirect entry).
-    const redirectOf = async (text: string) =>
-      (
-        await decodeTurboStream(new Response(text).body!, {
-          plugins: [
-            (type: string, ...rest: unknown[]) => (type === "SingleFetchRedirect" ? { value: { singleFetchRedirect: rest[0] } } : false),
-          ],
-        })
-      ).value;
-    expect(await redirectOf(body)).toEqual({
-      singleFetchRedirect: { redirect: "/page?tab=2", status: 302, revalidate: false, reload: true, replace: false },
+    expect(Object.fromEntries([...response.headers].filter(([name]) => name.startsWith("x-remix-")))).toEqual({
+      "x-remix-redirect": "/page?tab=2",
+      "x-remix-status": "302",
+      "x-remix-reload-document": "true",
     });
-    expect(await redirectOf((await serve("/_root.data")).body)).toMatchObject({ singleFetchRedirect: { redirect: "/", reload: true } });
+    expect((await serve("/_root.data")).response.headers.get("X-Remix-Redirect")).toBe("/");
   });
 
   it("answers 503 too when the server accepts but hangs up (Postgres shutting down)", async () => {

@@ -3,8 +3,8 @@
 // against PGlite with the real migrations (which ship the content) and a real R2 (Miniflare). Each
 // test makes a category of its own with 5 cards in 5 groups, so a game asks every visible card.
 import { readFileSync } from "node:fs";
-import type { AppLoadContext } from "@remix-run/cloudflare";
 import { and, asc, eq, isNull } from "drizzle-orm";
+import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { cardAudioUrl, cardImageUrl } from "~/features/flashcards/content.server";
 import { loadGame, startGame } from "~/features/flashcards/game.server";

@@ -2,10 +2,10 @@
 // helpers to call loaders/actions the way Remix does — one load context per request.
 import { readFileSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
-import type { AppLoadContext } from "@remix-run/cloudflare";
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
+import type { AppLoadContext } from "react-router";
 import { expect, inject } from "vitest";
 import { createSession } from "~/server/auth.server";
 import { creditPeriod } from "~/server/credits.server";
@@ -111,7 +111,15 @@ const safeJson = (text: string) => {
   }
 };
 
-export const args = (req: Request, context: AppLoadContext, params: Record<string, string> = {}) => ({ request: req, context, params });
+/** A loader's or action's arguments, as React Router passes them (the test stands for the route's pattern with the path). */
+export const args = <Params extends Record<string, string> = Record<string, never>>(
+  req: Request,
+  context: AppLoadContext,
+  params = {} as Params,
+) => {
+  const url = new URL(req.url);
+  return { request: req, context, params, url, pattern: url.pathname };
+};
 
 /** A field of a multipart form: text, or a file (its bytes, name and declared type). */
 export type Part = string | { bytes: Uint8Array; name: string; type?: string };

@@ -3,8 +3,8 @@
 // taken back) — against PGlite with the real migrations and a real R2 (Miniflare). Each test writes the
 // levels it works on itself (an upsert), so it does not depend on the seeded sentences.
 import { readFileSync } from "node:fs";
-import type { AppLoadContext } from "@remix-run/cloudflare";
 import { asc, eq } from "drizzle-orm";
+import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { hasShippedLevel, levelAudioUrl } from "~/features/pronunciation/content.server";
 import * as editRoute from "~/routes/_app+/_labs+/pronunciation-game_.admin.$level";

@@ -2,8 +2,8 @@
 // isolate needs no query; any other method reads the database; a session ended or an account blocked elsewhere
 // is refused within the bound; what this isolate changes (sign-out, an admin's block or credits, a purchase) is
 // seen by the very next request.
-import type { AppLoadContext } from "@remix-run/cloudflare";
 import { eq } from "drizzle-orm";
+import type { AppLoadContext } from "react-router";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import * as adminUser from "~/routes/_app+/admin.users.$userId";
 import * as signout from "~/routes/_auth+/signout";

@@ -1,7 +1,7 @@
 // /resources/session, what a signed-in page asks on tab focus and every 5 minutes (features/shell/use-session-check.ts):
 // read from the database now, even when this isolate keeps a fresh copy of the session for page loads.
-import type { AppLoadContext } from "@remix-run/cloudflare";
 import { eq } from "drizzle-orm";
+import type { AppLoadContext } from "react-router";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sessionCheckDestination } from "~/features/shell/use-session-check";
 import * as sessionCheck from "~/routes/resources+/session";

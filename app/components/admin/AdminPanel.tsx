@@ -2,8 +2,8 @@
 // the parent page (a bottom drawer on small screens); closing it navigates back to the parent URL.
 // Before hydration and without JavaScript (Radix portals do not server-render): the same content as a
 // page section.
-import { Link, useNavigate } from "@remix-run/react";
 import { useId, type ReactNode } from "react";
+import { Link, useNavigate } from "react-router";
 import { closeButtonClass, DialogCloseButton, DialogDescription, DialogTitle, Modal } from "~/components/dialog";
 import { CloseIcon } from "~/components/icons";
 import { useHydrated } from "~/lib/use-hydrated";

@@ -3,8 +3,8 @@
 // then sends the same form with `confirmed=yes`. Without JavaScript the form is sent as it is: the
 // action redirects to a confirmation step that the page shows as a section (ConfirmSection), whose
 // own form carries `confirmed=yes`.
-import { Form, Link, useSubmit } from "@remix-run/react";
 import { lazy, Suspense, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { Form, Link, useSubmit } from "react-router";
 import { buttonVariants } from "~/components/button";
 
 const loadDialog = () => import("./ConfirmDialog");

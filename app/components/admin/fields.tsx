@@ -2,8 +2,8 @@
 // check a new one the way the server does (size, then content) and preview it; and the save/cancel
 // row. The plain fields are the app's (~/components/forms).
 import { useField, type FieldMetadata } from "@conform-to/react";
-import { Link } from "@remix-run/react";
 import { useEffect, useState, type ChangeEvent, type ReactNode } from "react";
+import { Link } from "react-router";
 import { buttonVariants, SubmitButton } from "~/components/button";
 import { Field, FileField } from "~/components/forms";
 import { chosenFileError, UPLOAD_ACCEPT, type UploadKind } from "~/lib/admin-forms";

@@ -2,8 +2,8 @@
 // description]) as a toast with JavaScript, inline without it (rendered by the form) — and whether a
 // form is being sent. The form state itself is useSchemaForm (~/components/forms); the answer's shape
 // and the refusal codes are ~/lib/admin-forms.
-import { useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
+import { useNavigation } from "react-router";
 import { toast } from "~/components/Toaster";
 
 /** Shows an answer's form errors (`[title, description]`) as an error toast, once per answer. */

@@ -1,6 +1,6 @@
 // /config's frame: the title and the tabs Conta, Senha, App (and Admin for admins). Each tab is its own
 // URL (/config, /config/senha, /config/app, /config/admin), so every tab works without JavaScript.
-import { Outlet } from "@remix-run/react";
+import { Outlet } from "react-router";
 import { SectionTabs } from "~/components/SectionTabs";
 
 export const CONFIG_TABS = [

@@ -3,8 +3,8 @@
 // so the tab works without JavaScript; with it, save buttons stay disabled while the value is blank,
 // the confirmation is a dialog and the countdowns tick each minute.
 import type { SubmissionResult } from "@conform-to/react";
-import { Form, Link, useRevalidator } from "@remix-run/react";
 import { lazy, Suspense, useEffect, useState, type ReactNode } from "react";
+import { Form, Link, useRevalidator } from "react-router";
 import { buttonVariants, SubmitButton } from "~/components/button";
 import { BUY_CREDITS_PATH } from "~/components/credits";
 import { ConformForm, FieldError, inputClass, labelClass, useServerForm } from "~/components/form-fields";

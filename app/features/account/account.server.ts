@@ -1,8 +1,8 @@
 // The Conta tab's data and profile writes. The page needs the session user (already loaded by the
 // guard) plus ONE statement: a page of the credit history, whether an e-mail change link is usable
 // and whether e-mail editing is blocked after a rate-limit refusal.
-import type { AppLoadContext } from "@remix-run/cloudflare";
 import { sql } from "drizzle-orm";
+import type { AppLoadContext } from "react-router";
 import { formatBRL } from "~/features/billing";
 import { saoPauloDateTime } from "~/lib/dates";
 import { jsonValue, rowsOf } from "~/server/db.server";

@@ -1,7 +1,7 @@
 // Avatar choice of /config/app: a radio group of the 7 bundled avatars, 4 per row (spec §9), and a
 // submit button — a plain form without JavaScript; with it, choosing an avatar submits at once.
-import { useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { useFetcher } from "react-router";
 import { SubmitButton } from "~/components/button";
 import { FieldError } from "~/components/forms";
 import { AVATARS, avatarUrl } from "~/lib/avatars";
@@ -15,7 +15,7 @@ export function AvatarPicker({ current, actionData }: { current: number; actionD
   const [selected, setSelected] = useState(current);
   useEffect(() => setSelected(current), [current]);
   // Arrow keys move through a radio group: only the avatar the learner stops on is saved.
-  const timer = useRef<number>();
+  const timer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(timer.current), []);
   const reply = fetcher.data ?? actionData;
   const error = reply?.result.error?.avatar?.[0] ?? (reply ? AVATAR_MESSAGES.invalid : undefined);

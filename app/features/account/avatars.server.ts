@@ -1,7 +1,7 @@
 // Saving the learner's avatar (users.avatar, 1–7): a real change is also recorded in profile_updates,
 // which the admin analytics count; choosing the avatar already shown stores nothing.
-import type { AppLoadContext } from "@remix-run/cloudflare";
 import { and, eq, ne } from "drizzle-orm";
+import type { AppLoadContext } from "react-router";
 import { profileUpdates, users } from "~/server/schema";
 
 export async function saveAvatar(context: AppLoadContext, userId: string, avatar: number): Promise<{ changed: boolean }> {

@@ -1,6 +1,6 @@
 // The daily goal's radio group (on /config/app and, once, on the home page) and the "Lembrete diário" switch of
 // /config/app: plain post forms (a redirect with a toast after saving), so they work without JavaScript.
-import { Form, useNavigation } from "@remix-run/react";
+import { Form, useNavigation } from "react-router";
 import { SubmitButton } from "~/components/button";
 
 /**

@@ -3,9 +3,8 @@
 // learner only chooses how many a day they aim for). The reminder's cron and e-mail live elsewhere: this only
 // stores the choice.
 import type { SubmissionResult } from "@conform-to/react";
-import type { AppLoadContext } from "@remix-run/cloudflare";
-import { data } from "@remix-run/cloudflare";
 import { eq } from "drizzle-orm";
+import { type AppLoadContext, data } from "react-router";
 import { z } from "zod";
 import { DAILY_GOALS } from "~/server/activity.server";
 import { forgetUserSessions } from "~/server/auth.server";

@@ -1,5 +1,5 @@
 // The e-mail change's confirmation form (the dialog's content with JavaScript, a page section without).
-import { Form, Link } from "@remix-run/react";
+import { Form, Link } from "react-router";
 import { buttonVariants, SubmitButton } from "~/components/button";
 
 export function EmailConfirmForm({ email, onCancel }: { email: string; onCancel?: () => void }) {

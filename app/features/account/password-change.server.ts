@@ -1,8 +1,8 @@
 // Password change of a signed-in learner (/config/senha, spec §5/§8): the current password is checked
 // (a wrong one counts against a limit like sign-in: 5 failures / 15 min, cleared on success); the new
 // hash is stored and every OTHER session of the user ends, the one making the change stays.
-import type { AppLoadContext } from "@remix-run/cloudflare";
 import { and, eq, ne } from "drizzle-orm";
+import type { AppLoadContext } from "react-router";
 import { forgetUserSessions, type SessionUser } from "~/server/auth.server";
 import { hashPassword, verifyPassword } from "~/server/password";
 import { checkLimit, clearAttempts, LIMITS, recordAttempt } from "~/server/rate-limit.server";

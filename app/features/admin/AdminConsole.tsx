@@ -1,8 +1,8 @@
 // The admin console's first screen, shared by /admin and /config/admin: the app_config toggles (each its
 // own form: a submit switch that works without JS; with JS an optimistic fetcher that rolls back and
 // says 'Falha ao atualizar configuração. Tente novamente.' when the server refuses) and the analytics.
-import { isRouteErrorResponse, useActionData, useFetcher, type ClientActionFunctionArgs } from "@remix-run/react";
 import { useEffect } from "react";
+import { isRouteErrorResponse, useActionData, useFetcher, type ClientActionFunctionArgs } from "react-router";
 import { SubmitButton } from "~/components/button";
 import { cn } from "~/components/cn";
 import { NoticeBox } from "~/components/notice";

@@ -1,7 +1,7 @@
 // /admin/users/:userId — profile, statistics, credits and ledger, the actions (each a plain POST form:
 // works without JavaScript) and the audit log of what admins did to this user.
-import { Form, useActionData, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { Form, useActionData, useNavigation } from "react-router";
 import { FormErrors } from "~/components/admin/AdminForm";
 import { SubmitButton } from "~/components/button";
 import { ConformForm, Field, useSchemaForm } from "~/components/forms";

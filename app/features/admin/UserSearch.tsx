@@ -1,6 +1,6 @@
 // /admin/users: the search form (GET, so it works without JavaScript and the URL can be shared), the
 // results and the pagination links.
-import { Form, Link } from "@remix-run/react";
+import { Form, Link } from "react-router";
 import { buttonVariants } from "~/components/button";
 import { cn } from "~/components/cn";
 import { inputClass, labelClass } from "./styles";

@@ -1,8 +1,8 @@
 // The admin console's first screen (/admin and /config/admin): the app_config toggles and the usage
 // analytics. The analytics are one SQL statement (counts, sums and the sign-up series are computed by
 // Postgres; no user row comes to the worker). Definitions: decision 0015.
-import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import { asc, eq, sql } from "drizzle-orm";
+import { data, type AppLoadContext } from "react-router";
 import { requireAdmin } from "~/server/auth.server";
 import { jsonValue, rowsOf, type DbOrTx } from "~/server/db.server";
 import { forgetFlags } from "~/server/flags.server";

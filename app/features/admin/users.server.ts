@@ -1,8 +1,8 @@
 // The admin console's users: search (name or e-mail, paginated), one user's page (profile, statistics,
 // credits, ledger, audit log) and the actions on a user. Every action writes its admin_audit_log row
 // (who, what, when, before/after) in the same transaction as the change itself.
-import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import { and, count, desc, eq, ilike, or, sql } from "drizzle-orm";
+import { data, type AppLoadContext } from "react-router";
 import { forgetUserSessions, type SessionUser } from "~/server/auth.server";
 import { adjustCredits } from "~/server/credits.server";
 import { rowsOf, type DbOrTx } from "~/server/db.server";

@@ -1,7 +1,7 @@
 // Account workflows behind the auth pages: sign-up, e-mail verification, password reset.
 // Routes stay thin and call these; every rule here is the server's, whatever the browser did.
-import type { AppLoadContext } from "@remix-run/cloudflare";
 import { eq } from "drizzle-orm";
+import type { AppLoadContext } from "react-router";
 import { createSession, destroyAllSessions, forgetUserSessions } from "~/server/auth.server";
 import { creditPeriod, monthlyAllowance } from "~/server/credits.server";
 import { getFlags } from "~/server/flags.server";

@@ -1,8 +1,8 @@
 // The remix-auth authenticator: e-mail + password (remix-auth-form) and, when configured, Google
 // (google-oidc.server.ts). One per request, because the strategies need the request's database.
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { AppLoadContext } from "@remix-run/cloudflare";
 import { eq } from "drizzle-orm";
+import type { AppLoadContext } from "react-router";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { z } from "zod";

@@ -1,8 +1,8 @@
 // The e-mail change (spec §4, §5, §8): a link mailed to the NEW address (and a notice to the current
 // one), one change at a time, at most LIMITS.emailChange links per window; hitting that limit blocks
 // editing for 10 minutes. The confirmation swaps the address and records a profile update.
-import type { AppLoadContext } from "@remix-run/cloudflare";
 import { and, eq, isNull, sql } from "drizzle-orm";
+import type { AppLoadContext } from "react-router";
 import { rowsOf, uniqueViolation } from "~/server/db.server";
 import { sendMail } from "~/server/mail.server";
 import { sha256Hex } from "~/server/password";

@@ -1,6 +1,6 @@
 // The spec's messages for an auth form whose action fails unexpectedly ('Erro ao fazer login. Tente
 // novamente.' and the like), and the one place that decides which failures show them.
-import type { AppLoadContext } from "@remix-run/cloudflare";
+import type { AppLoadContext } from "react-router";
 import { isDatabaseUnavailable } from "~/server/db.server";
 
 export const FAILURE_MESSAGES = {

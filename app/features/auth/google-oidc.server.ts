@@ -2,7 +2,7 @@
 // endpoints and settings, the remix-auth-oauth2 strategy, and the checks of what Google answers (ID token
 // and userinfo). What happens with the identity afterwards (find, link or create the account) is
 // google.server.ts.
-import type { AppLoadContext } from "@remix-run/cloudflare";
+import type { AppLoadContext } from "react-router";
 import { OAuth2Strategy } from "remix-auth-oauth2";
 import { z } from "zod";
 import { isProduction, type Env } from "~/server/env";

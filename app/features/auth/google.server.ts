@@ -2,8 +2,8 @@
 // account rules behind it — a Google account is found by its link (`sub`), else linked to the account with
 // its verified e-mail, else a new account is created (when sign-up is on). Google's protocol side (the
 // remix-auth-oauth2 strategy and the checks of its answers) is google-oidc.server.ts.
-import { createCookie, redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import { and, eq, isNull } from "drizzle-orm";
+import { createCookie, redirect, type AppLoadContext } from "react-router";
 import { createSession, destroyAllSessions, forgetUserSessions, safeRedirect } from "~/server/auth.server";
 import { creditPeriod, monthlyAllowance } from "~/server/credits.server";
 import { isProduction, type Env } from "~/server/env";

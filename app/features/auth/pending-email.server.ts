@@ -1,6 +1,6 @@
 // Stands in for the spec's "email passed in navigation state" so /email-verification also works
 // without JavaScript: a short-lived signed cookie carries the address being verified.
-import { createCookie } from "@remix-run/cloudflare";
+import { createCookie } from "react-router";
 import type { Env } from "~/server/env";
 
 const cookieFor = (env: Pick<Env, "SESSION_SECRET">) =>

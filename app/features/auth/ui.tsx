@@ -1,7 +1,7 @@
 // Building blocks of the auth pages: the card, the text-link style, the way back to sign-in and a
 // delayed redirect. Fields, notices and buttons are the app's (~/components).
-import { Link, useNavigate } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
+import { Link, useNavigate } from "react-router";
 import { NikaLogo } from "~/components/icons";
 
 export function AuthCard({ title, subtitle, children }: { title: string; subtitle?: ReactNode; children: ReactNode }) {

@@ -3,8 +3,8 @@
 // in the click (so pop-up blockers allow it), the session is created by a fetcher, and the tab is sent
 // to the checkout URL; the button says 'Processando...' meanwhile and a failure is a toast.
 import type { SubmissionResult } from "@conform-to/react";
-import { Form, Link, useFetcher } from "@remix-run/react";
 import { useEffect, useRef, type FormEvent } from "react";
+import { Form, Link, useFetcher } from "react-router";
 import { Button, buttonVariants } from "~/components/button";
 import { NoticeBox } from "~/components/notice";
 import { toast } from "~/components/toast-store";

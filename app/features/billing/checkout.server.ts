@@ -1,8 +1,8 @@
 // Buying credit packs: the Checkout Session a learner is sent to, the webhook events that settle it and
 // the page the learner comes back to. Credits and prices always come from our pack definition and the
 // row written when the session was created — never from the browser. See decision 0018.
-import type { AppLoadContext } from "@remix-run/cloudflare";
 import { and, eq, inArray } from "drizzle-orm";
+import type { AppLoadContext } from "react-router";
 import { isUuid } from "~/lib/ids";
 import { forgetUserSessions } from "~/server/auth.server";
 import { creditPaidPurchase, takeBackRefundedPurchase } from "~/server/credits.server";

@@ -6,8 +6,8 @@
 // The core of `sendMessage` and `greet` is an async generator that yields reply tokens and *returns*
 // the outcome; `sendMessage`/`greet` drive it with an `onToken` callback (no-JS form posts, tests),
 // `toEventStream` turns it into a `text/event-stream` Response (resource routes with JS).
-import type { AppLoadContext } from "@remix-run/cloudflare";
 import { and, asc, eq, isNull, lt, notExists, or, sql, type SQL } from "drizzle-orm";
+import type { AppLoadContext } from "react-router";
 import { validateAudioBlob } from "~/lib/audio/validate";
 import { errorMessage } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";

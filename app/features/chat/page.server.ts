@@ -8,9 +8,8 @@
 //  POST intent=send → (no JS) the whole reply is awaited, stored, then redirect back to the conversation;
 //                     a refusal answers the conform reply (text kept, [title, message]) and a code
 import type { SubmissionResult } from "@conform-to/react";
-import type { AppLoadContext } from "@remix-run/cloudflare";
-import { data, redirect } from "@remix-run/cloudflare";
 import { and, asc, eq } from "drizzle-orm";
+import { type AppLoadContext, data, redirect } from "react-router";
 import { z } from "zod";
 import { liveEntryAvailable } from "~/features/live";
 import { getAiProviders } from "~/server/ai/index.server";

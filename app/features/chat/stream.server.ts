@@ -1,7 +1,7 @@
 // The streaming endpoints' guard and helpers (resource routes under /resources/chat/…).
 // Used with fetch() by the chat island: answers are text/event-stream, failures too, so the client
 // reads one format. Not signed in → 401 "Erro de Autenticação"; blocked → 403.
-import type { AppLoadContext } from "@remix-run/cloudflare";
+import type { AppLoadContext } from "react-router";
 import { z } from "zod";
 import { MAX_AUDIO_BYTES } from "~/lib/audio/validate";
 import { isUuid } from "~/lib/ids";

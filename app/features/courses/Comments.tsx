@@ -4,8 +4,8 @@
 // without JavaScript (PRG back to the comment) and a refusal comes back as the action's conform reply, typed text included;
 // with JS the submit is disabled while blank or pending, and the form clears (reply form closes) after success.
 import { getTextareaProps } from "@conform-to/react";
-import { useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { useNavigation, useSearchParams } from "react-router";
 import { buttonVariants } from "~/components/button";
 import { ConformForm, useServerForm } from "~/components/form-fields";
 import { ChatIcon, ReplyIcon } from "~/components/icons";

@@ -1,6 +1,6 @@
 // Lessons of a module page, by order_index: number or thumbnail, title, description, minutes, a check
 // mark when completed, and "Assistir" / "Revisar" ("Assistir Aula" / "Revisar Aula" on mobile).
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { buttonVariants } from "~/components/button";
 import { CheckIcon, ClockIcon, PlayIcon } from "~/components/icons";
 import type { ModuleLesson } from "./catalog.server";

@@ -1,8 +1,8 @@
 // Tabs of the lesson page: Informações / Materiais (Downloads on mobile) / Comentários.
 // Without JavaScript they are links (`?tab=…`) and the server renders the chosen panel; once hydrated
 // they become an ARIA tablist (arrow keys, Home/End) that switches panels in place.
-import { useSearchParams } from "@remix-run/react";
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import { useSearchParams } from "react-router";
 
 export const LESSON_TABS = ["informacoes", "materiais", "comentarios"] as const;
 export type LessonTab = (typeof LESSON_TABS)[number];

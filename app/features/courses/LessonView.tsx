@@ -1,7 +1,7 @@
 // Pieces of the lesson page: header, the completion form, next lesson, "Praticar com a Nika" and the
 // "Sobre esta Aula" card.
-import { Form, Link, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
+import { Form, Link, useNavigation } from "react-router";
 import { buttonVariants } from "~/components/button";
 import { ArrowLeftIcon, BookIcon, CheckIcon, ChevronRightIcon, ClockIcon, SparkleIcon } from "~/components/icons";
 import { toast } from "~/components/Toaster";

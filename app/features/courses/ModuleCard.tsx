@@ -1,7 +1,7 @@
 // A module card of the /courses grid: image 4:5 (or a gradient placeholder) and title; on desktop
 // hover (or keyboard focus) the description, lessons, minutes and progress expand — in 300 ms on
 // enter, collapsing 1 s after leave over 2 s — in CSS alone, so it costs no JavaScript.
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { ClockIcon, PlayIcon } from "~/components/icons";
 import type { ModuleCard as ModuleCardData } from "./catalog.server";
 import { lessonCountLabel, minutesOf, placeholderGradient, safeImageSrc } from "./format";

@@ -1,7 +1,7 @@
 // "Módulo não encontrado" / "Aula não encontrada": what the course routes' error boundaries render for
 // the 404 that catalog.server.ts throws (missing, malformed or — for learners — unavailable ids): the
 // one refusal shape `{ error, code }`, its code naming the kind.
-import { Link, isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { Link, isRouteErrorResponse, useRouteError } from "react-router";
 import { buttonVariants } from "~/components/button";
 import { ErrorScreen, isFeatureDisabledError } from "~/components/ErrorScreen";
 import { ArrowLeftIcon } from "~/components/icons";

@@ -1,5 +1,5 @@
 // Loading placeholders shown while a client navigation into a course page loads (useNavigation).
-import { useLocation, useNavigation } from "@remix-run/react";
+import { useLocation, useNavigation } from "react-router";
 
 const bone = "animate-pulse rounded-xl bg-slate-200 dark:bg-night-800";
 

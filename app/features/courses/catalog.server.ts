@@ -2,8 +2,8 @@
 // user statistics of spec §4. Every page reads with a fixed number of queries, however many modules
 // and lessons exist: aggregates are computed by Postgres (joins + group by), never per row in JS.
 import type { Submission, SubmissionResult } from "@conform-to/react";
-import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import { and, asc, eq, sql } from "drizzle-orm";
+import { data, type AppLoadContext } from "react-router";
 import { isUuid } from "~/lib/ids";
 import { recordActivitySafely } from "~/server/activity.server";
 import { forgetUserSessions } from "~/server/auth.server";

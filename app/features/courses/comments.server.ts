@@ -1,7 +1,7 @@
 // Lesson comments: the read on its own (comment-threads.server has its SQL, the threading and the labels of spec §6)
 // and the comment / reply action (spec §4, §8). Content is stored as typed (trimmed) and always rendered as text.
-import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import { and, eq, sql } from "drizzle-orm";
+import { data, type AppLoadContext } from "react-router";
 import { isUuid } from "~/lib/ids";
 import { jsonValue, rowsOf, type DbOrTx } from "~/server/db.server";
 import { publishLessonComment } from "~/server/realtime.server";

@@ -1,8 +1,8 @@
 // Live refresh of a lesson page: a WebSocket to the lesson's Durable Object channel says "new comment",
 // and the page revalidates through its loader (which enforces auth). When the socket is down, the page
 // revalidates every 30 s while visible. Browser-only work happens in the effect (SSR-safe).
-import { useRevalidator } from "@remix-run/react";
 import { useEffect, useRef } from "react";
+import { useRevalidator } from "react-router";
 
 const POLL_MS = 30_000;
 const DEBOUNCE_MS = 250;

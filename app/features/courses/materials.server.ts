@@ -1,7 +1,7 @@
 // Lesson materials: upload (streamed to R2, then one atomic jsonb append), removal (one atomic jsonb
 // removal, then the object) and download (the stored object as an attachment).
-import type { AppLoadContext } from "@remix-run/cloudflare";
 import { eq, sql } from "drizzle-orm";
+import type { AppLoadContext } from "react-router";
 import { errorMessage } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
 import { rowsOf, type DbOrTx } from "~/server/db.server";

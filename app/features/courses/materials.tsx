@@ -2,8 +2,8 @@
 // admins the upload link and a remove control per item. Downloads go through the app
 // (`…/materials/{file}/download`, an attachment); removal is a POST form that asks for confirmation —
 // a dialog with JavaScript, a confirmation step on the materials page without it.
-import { Link, useLocation } from "@remix-run/react";
 import type { MouseEvent } from "react";
+import { Link, useLocation } from "react-router";
 import { ConfirmForm } from "~/components/admin/ConfirmForm";
 import { buttonVariants } from "~/components/button";
 import { DownloadIcon, FileIcon, TrashIcon, UploadIcon } from "~/components/icons";

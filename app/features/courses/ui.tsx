@@ -1,6 +1,6 @@
 // Small shared pieces of the learner course pages: badges, admin edit links, the card style.
-import { Link } from "@remix-run/react";
 import { Fragment, type ReactNode } from "react";
+import { Link } from "react-router";
 import { ADMIN_PANEL_ID } from "~/components/admin/panel-id";
 import { cn } from "~/components/cn";
 import { CheckIcon, PencilIcon } from "~/components/icons";

@@ -2,8 +2,8 @@
 // offline player (features/offline: the downloaded bundle decides it): the frame, the preloading stage,
 // the question card with its options and feedback, the result and the missed words — and the sounds they
 // play. Presentational: each game wires its own forms, answers and navigation around them.
-import { Link } from "@remix-run/react";
 import { forwardRef, useEffect, useRef, type ReactNode, type Ref } from "react";
+import { Link } from "react-router";
 import { buttonVariants } from "~/components/button";
 import { cn } from "~/components/cn";
 import { ArrowLeftIcon, CheckIcon, CloseIcon, PlayIcon } from "~/components/icons";

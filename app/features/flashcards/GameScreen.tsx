@@ -6,8 +6,8 @@
 //    sends the answer through a fetcher (the options lock, the feedback sound plays at 0.7), Próximo moves
 //    on after a 300 ms transition without a request, and Finalizar opens the result with the tier's sound.
 // The screens themselves are GameParts (the offline player shows the same ones).
-import { Form, Link, useFetcher, useNavigate, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState, type FormEvent, type MouseEvent } from "react";
+import { Form, Link, useFetcher, useNavigate, useNavigation, useRevalidator } from "react-router";
 import { Button, buttonVariants, SubmitButton } from "~/components/button";
 import { ArrowRightIcon } from "~/components/icons";
 import { Refusal } from "~/components/Refusal";

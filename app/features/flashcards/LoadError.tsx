@@ -1,6 +1,6 @@
 // Spec §8: the flashcards' error screen ('Não foi possível carregar', 'Tentar novamente') and its toast.
-import { isRouteErrorResponse, Link, useLocation, useRouteError } from "@remix-run/react";
 import { useEffect } from "react";
+import { isRouteErrorResponse, Link, useLocation, useRouteError } from "react-router";
 import { buttonVariants } from "~/components/button";
 import { ErrorScreen } from "~/components/ErrorScreen";
 import { AlertIcon, ArrowLeftIcon, RefreshIcon } from "~/components/icons";

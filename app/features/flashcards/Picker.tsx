@@ -1,8 +1,8 @@
 // /flashcard-v2: the category picker (spec §2). Each tile is its own POST form (a category's game, or the
 // review game), so it works without JavaScript; with it, "Buscando cartões..." shows while the game is
 // being made and a refusal for credits opens the dialog. Admins get an edit link per category.
-import { Form, Link } from "@remix-run/react";
 import { lazy, Suspense, useEffect, useState } from "react";
+import { Form, Link } from "react-router";
 import { cn } from "~/components/cn";
 import { ArrowLeftIcon, CardsIcon, PencilIcon, RefreshIcon } from "~/components/icons";
 import { Refusal } from "~/components/Refusal";

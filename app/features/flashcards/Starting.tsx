@@ -1,6 +1,6 @@
 // "Buscando cartões..." (spec §2): shown while a game is being made — a picker tile's start or the
 // result's Recomeçar — from the form's submission until the new game's page has loaded.
-import { useNavigation } from "@remix-run/react";
+import { useNavigation } from "react-router";
 import { LOADING_TEXT } from "./texts";
 
 const START_INTENTS = new Set(["start", "review", "restart"]);

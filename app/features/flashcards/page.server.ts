@@ -3,7 +3,7 @@
 // existence/ownership → flag → credits. Successes redirect (303, so a reload never posts twice);
 // refusals answer the conform reply with [title, description] and a code, with a 4xx status.
 import type { SubmissionResult } from "@conform-to/react";
-import { data, redirect, type AppLoadContext } from "@remix-run/cloudflare";
+import { data, redirect, type AppLoadContext } from "react-router";
 import { z } from "zod";
 import { isUuid } from "~/lib/ids";
 import { forgetUserSessions, requireUser } from "~/server/auth.server";

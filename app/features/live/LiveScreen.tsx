@@ -1,7 +1,7 @@
 // The page around the live island: the way back to the text chat and, without JavaScript, why there is nothing
 // to press. The island (microphone, player, socket) loads only after hydration, as its own chunk.
-import { Link } from "@remix-run/react";
 import { lazy, Suspense } from "react";
+import { Link } from "react-router";
 import { ArrowLeftIcon } from "~/components/icons";
 import { useHydrated } from "~/lib/use-hydrated";
 import type { LivePageData } from "./page.server";

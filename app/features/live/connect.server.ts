@@ -1,8 +1,8 @@
 // The WebSocket endpoint of Conversa ao vivo (/resources/live/:conversationId): every check happens here, in the
 // worker, before the upgrade reaches the learner's LiveConversation object; a refusal is a plain HTTP answer and
 // no socket. The object is one per learner, so a second tab lands on the same object and takes the session over.
-import type { AppLoadContext } from "@remix-run/cloudflare";
 import { sql } from "drizzle-orm";
+import type { AppLoadContext } from "react-router";
 import { CHAT_MODE_INFO, type ChatModeId } from "~/features/chat";
 import { isUuid } from "~/lib/ids";
 import { ACCESS_MESSAGES, checkAccessNow } from "~/server/auth.server";

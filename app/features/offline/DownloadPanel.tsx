@@ -2,8 +2,8 @@
 // after hydration and loads this module then): Revisão and each category with its size before (the
 // server's estimate) and after (what is stored), the download's progress, "Remover download", and the
 // queue's state. One download at a time; errors in pt-BR.
-import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { Link } from "react-router";
 import { Button, buttonVariants } from "~/components/button";
 import { DownloadIcon, TrashIcon } from "~/components/icons";
 import { OFFLINE_PLAYER_PATH } from "~/lib/offline-paths";

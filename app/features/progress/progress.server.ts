@@ -1,7 +1,7 @@
 // /progresso's data: the learner's last 4 weeks (28 São Paulo days ending today) and their totals, in one statement
 // over activities and streak_events — the streak shown is streakToday's, the same rule as the home page.
-import type { AppLoadContext } from "@remix-run/cloudflare";
 import { sql } from "drizzle-orm";
+import type { AppLoadContext } from "react-router";
 import { addDays, MAX_FREEZES, saoPauloDay, streakToday, type StreakView } from "~/server/activity.server";
 import { requireUser } from "~/server/auth.server";
 import { jsonValue, rowsOf, type DbOrTx } from "~/server/db.server";

@@ -1,7 +1,7 @@
 // /pronunciation-game: the 100 levels in a 5-column grid (3 on phones), each with its stars, a ring
 // of the best score, the number and the best score or a dash (spec §2, §9); the premium banner; the
 // skeleton of 15 cards while a client navigation loads the list; the list's error screen.
-import { isRouteErrorResponse, Link, useLocation, useNavigation, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, Link, useLocation, useNavigation, useRouteError } from "react-router";
 import { buttonVariants } from "~/components/button";
 import { cn } from "~/components/cn";
 import { BUY_CREDITS_PATH } from "~/components/credits";

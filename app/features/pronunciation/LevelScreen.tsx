@@ -3,8 +3,8 @@
 // Recording: with JavaScript the app's one recorder (useVoiceRecorder: 16 kHz mono WAV, microphone
 // errors, pauses other playback) posts the WAV; without it, a file input (`capture`: the phone's own
 // recorder) in the same multipart form. Both reach the same action.
-import { Form, isRouteErrorResponse, Link, useLocation, useNavigation, useRouteError, useSubmit } from "@remix-run/react";
 import { useMemo } from "react";
+import { Form, isRouteErrorResponse, Link, useLocation, useNavigation, useRouteError, useSubmit } from "react-router";
 import { AudioPlayer } from "~/components/AudioPlayer";
 import { Button, buttonVariants } from "~/components/button";
 import { cn } from "~/components/cn";

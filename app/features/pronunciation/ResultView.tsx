@@ -1,7 +1,7 @@
 // An attempt's result: the overall score in a 160 px ring, the four (five with prosody) scores, every
 // word coloured by its score with its ErrorType, advice tier and a tip for the level's sound, the
 // learner's recording next to the reference, and 'Tentar novamente' / 'Próximo nível'.
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { AudioPlayer } from "~/components/AudioPlayer";
 import { buttonVariants } from "~/components/button";
 import { cn } from "~/components/cn";

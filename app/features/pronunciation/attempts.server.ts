@@ -1,8 +1,8 @@
 // The pronunciation game's data: the level list with best scores (one query), a level, and an attempt —
 // its credit and its row in one statement, then the scorer, then the result or the refund.
 // Best scores are derived from the scored attempts; nothing else stores them.
-import type { AppLoadContext } from "@remix-run/cloudflare";
 import { sql } from "drizzle-orm";
+import type { AppLoadContext } from "react-router";
 import { MIN_AUDIO_BYTES } from "~/lib/audio/validate";
 import { readWav } from "~/lib/audio/wav";
 import { ACTIVITY_POINTS, NEW_BEST_BONUS, recordActivitySafely } from "~/server/activity.server";

@@ -3,7 +3,7 @@
 // flag → scorer and audio type → credits → scorer. An attempt is a multipart form post (the page's
 // recorder or, without JavaScript, a file input); success redirects (303) to `?attempt=<id>`, the result.
 import type { SubmissionResult } from "@conform-to/react";
-import { data, redirect, type AppLoadContext } from "@remix-run/cloudflare";
+import { data, redirect, type AppLoadContext } from "react-router";
 import { z } from "zod";
 import { isUuid } from "~/lib/ids";
 import { requireUser } from "~/server/auth.server";

@@ -1,7 +1,7 @@
 // Chrome for signed-in pages: collapsible desktop sidebar, mobile top bar + overlay sheet, mobile
 // bottom navigation. Everything navigates with plain links, so it works before/without JavaScript.
-import { Link, useLocation } from "@remix-run/react";
 import { useCallback, useEffect, useState, type ReactNode } from "react";
+import { Link, useLocation } from "react-router";
 import { NikaLogo, PanelLeftIcon, SparkleIcon } from "~/components/icons";
 import { whenSettled } from "~/lib/when-settled";
 import { browserPreloadEnvironment, fetchPreloadList, scheduleAfterSignInPreload } from "./after-sign-in-preload";

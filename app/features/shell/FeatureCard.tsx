@@ -1,5 +1,5 @@
-import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { Link } from "react-router";
 import { ArrowRightIcon } from "~/components/icons";
 
 export type FeatureCardProps = {

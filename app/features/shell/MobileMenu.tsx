@@ -1,7 +1,7 @@
 // The overlay sheet of small screens (18rem, from the left) with the sidebar's navigation. Loaded on
 // demand by MobileMenuButton (Radix Dialog is most of its weight), so it costs nothing until used.
-import { useLocation } from "@remix-run/react";
 import { useEffect, type RefObject } from "react";
+import { useLocation } from "react-router";
 import { DialogCloseButton, DialogTitle, Modal } from "~/components/dialog";
 import { NikaLogo } from "~/components/icons";
 import { NavList, SignOutButton, UserSummary } from "./ShellParts";
@@ -14,7 +14,7 @@ export type MobileMenuProps = {
   appName: string;
   user: ShellUser;
   /** Where focus goes back when the sheet closes (the menu button). */
-  returnFocusTo: RefObject<HTMLElement>;
+  returnFocusTo: RefObject<HTMLElement | null>;
 };
 
 export default function MobileMenu({ open, onOpenChange, appName, user, returnFocusTo }: MobileMenuProps) {

@@ -1,5 +1,5 @@
 // Public pages /nika and /nika-landing: a light marketing page (no data, works without JS).
-import { Link, useRouteLoaderData } from "@remix-run/react";
+import { Link, useRouteLoaderData } from "react-router";
 import { buttonVariants } from "~/components/button";
 import { ArrowRightIcon, NikaLogo } from "~/components/icons";
 import { ChatArt, FlixArt, LabsArt } from "./art";

@@ -1,4 +1,4 @@
-import { Form, Link } from "@remix-run/react";
+import { Form, Link } from "react-router";
 import { LogOutIcon, SparkleIcon } from "~/components/icons";
 import { avatarUrl } from "~/lib/avatars";
 import { SIDEBAR_ITEMS, isNavItemActive } from "./nav";

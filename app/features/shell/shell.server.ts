@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "@remix-run/cloudflare";
+import type { AppLoadContext } from "react-router";
 import { requireUser } from "~/server/auth.server";
 import { FLAG_KEYS, getFlags } from "~/server/flags.server";
 import { readSidebarOpen } from "./sidebar-state";

@@ -2,8 +2,8 @@
 // its window gets focus, and every 5 minutes while visible. A blocked account goes to /blocked, a session
 // that ended (expired, revoked, signed out elsewhere) to /signin. Without JavaScript the next navigation
 // does the same (the server's guard).
-import { useNavigate } from "@remix-run/react";
 import { useEffect, useRef } from "react";
+import { useNavigate } from "react-router";
 
 export const SESSION_CHECK_PATH = "/resources/session";
 export const SESSION_CHECK_EVERY_MS = 5 * 60_000;

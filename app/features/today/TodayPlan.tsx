@@ -1,6 +1,6 @@
 // "Hoje" on the home page: today's points against the goal (an SVG ring drawn on the server), the streak with its
 // protectors, and the plan's items, each a link ticked once done today. No client code of its own: links only.
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { cn } from "~/components/cn";
 import type { PlanItem, TodayData } from "./plan.server";
 

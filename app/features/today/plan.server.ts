@@ -2,8 +2,8 @@
 // the streak — read in ONE statement (the learner's habit columns, today's activities, the due cards, the next lesson,
 // the weakest pronunciation word) and turned into items by the rules below. A disabled feature's part is not even
 // queried, and its item is not offered.
-import type { AppLoadContext } from "@remix-run/cloudflare";
 import { sql } from "drizzle-orm";
+import type { AppLoadContext } from "react-router";
 import { CHAT_MODE_INFO, type ChatModeId } from "~/features/chat";
 import { readyForReview, visibleCard } from "~/features/flashcards";
 import { saoPauloDay, streakToday, type StreakView } from "~/server/activity.server";

@@ -1,7 +1,6 @@
 // The home page: a greeting, "Hoje" (today's plan, the points against the daily goal, the streak; issue 37) and the
 // three feature cards. The goal is offered here once, after the learner's first activity.
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { data, useActionData, useLoaderData, useRouteLoaderData } from "react-router";
 import { DailyGoalForm } from "~/features/account/daily-goal-forms";
 import { dailyGoalSchema, refuseSubmission, saveHabitChoice } from "~/features/account/daily-goal.server";
 import { ChatArt, FlixArt, LabsArt } from "~/features/shell/art";
@@ -14,12 +13,13 @@ import { DAILY_GOALS } from "~/server/activity.server";
 import { requireUser } from "~/server/auth.server";
 import { getFlags } from "~/server/flags.server";
 import { parseForm } from "~/server/request.server";
+import type { Route } from "./+types/_index";
 
 export const handle: RouteHandle = { access: "user" };
 
-export const meta: MetaFunction = () => [{ title: "Início — Nika" }];
+export const meta: Route.MetaFunction = () => [{ title: "Início — Nika" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const flags = await getFlags(context);
   const today = await todayForHome(context, user, flags);
@@ -27,7 +27,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 /** The goal offered on this page (the same choice as /config/app); back here with a toast. */
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
   const submission = await parseForm(request, dailyGoalSchema);
   if (submission.status !== "success") return refuseSubmission(submission);

@@ -1,5 +1,4 @@
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Outlet, useLoaderData, useRouteError, useRouteLoaderData, isRouteErrorResponse } from "@remix-run/react";
+import { Outlet, useLoaderData, useRouteError, useRouteLoaderData, isRouteErrorResponse } from "react-router";
 import { ErrorScreen } from "~/components/ErrorScreen";
 import { useCoursesNavigationSkeleton } from "~/features/courses/Skeletons";
 import { usePronunciationListSkeleton } from "~/features/pronunciation/LevelGrid";
@@ -7,11 +6,12 @@ import { AppShell } from "~/features/shell/AppShell";
 import { loadShell } from "~/features/shell/shell.server";
 import { MAIN_ID, SHELL_ROUTE_ID, type ShellData } from "~/features/shell/types";
 import type { RouteHandle } from "~/lib/access";
+import type { Route } from "./+types/_layout";
 
 export const handle: RouteHandle = { access: "user" };
 
 /** Pathless layout of the signed-in pages: auth guard + navigation chrome. */
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   return loadShell(request, context);
 }
 

@@ -1,15 +1,15 @@
 // /admin — the toggles of app_config and the analytics (the same as /config/admin).
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "react-router";
 import { AdminConsole, configClientAction } from "~/features/admin/AdminConsole";
 import { consoleAction, loadConsolePage } from "~/features/admin/console.server";
 import type { RouteHandle } from "~/lib/access";
+import type { Route } from "./+types/admin._index";
 
 export const handle: RouteHandle = { access: "admin" };
 
-export const loader = (args: LoaderFunctionArgs) => loadConsolePage(args);
+export const loader = (args: Route.LoaderArgs) => loadConsolePage(args);
 
-export const action = (args: ActionFunctionArgs) => consoleAction(args);
+export const action = (args: Route.ActionArgs) => consoleAction(args);
 
 export const clientAction = configClientAction;
 

@@ -1,7 +1,6 @@
 // /admin/users/:userId — a user's profile, statistics, credits and ledger, the actions (block, credits,
 // admin role, confirmation e-mail) and their audit log. A malformed id is a 404 before anything else.
-import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "react-router";
 import { USER_MESSAGES } from "~/features/admin/schemas";
 import { UserPage } from "~/features/admin/UserPage";
 import { handleUserAction, loadUserDetail } from "~/features/admin/users.server";
@@ -9,12 +8,13 @@ import { publicOrigin, resendVerification } from "~/features/auth/accounts.serve
 import type { RouteHandle } from "~/lib/access";
 import { requireAdmin } from "~/server/auth.server";
 import { notFound, requireUuidParam } from "~/server/request.server";
+import type { Route } from "./+types/admin.users.$userId";
 
 export const handle: RouteHandle = { access: "admin" };
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.user.name} — Administração — Nika` : "Usuário — Nika" }];
+export const meta: Route.MetaFunction = ({ data }) => [{ title: data ? `${data.user.name} — Administração — Nika` : "Usuário — Nika" }];
 
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export async function loader({ request, context, params }: Route.LoaderArgs) {
   const userId = requireUuidParam(params, "userId", USER_MESSAGES.notFound);
   const admin = await requireAdmin(request, context);
   const detail = await loadUserDetail(context.db, userId);
@@ -22,7 +22,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return { ...detail, self: admin.id === userId };
 }
 
-export async function action({ request, context, params }: ActionFunctionArgs) {
+export async function action({ request, context, params }: Route.ActionArgs) {
   const userId = requireUuidParam(params, "userId", USER_MESSAGES.notFound);
   const admin = await requireAdmin(request, context);
   const origin = publicOrigin(context, request);

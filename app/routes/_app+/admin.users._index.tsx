@@ -1,17 +1,17 @@
 // /admin/users?q=&page= — search users by name or e-mail (a GET form: works without JavaScript).
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "react-router";
 import { userSearchSchema } from "~/features/admin/schemas";
 import { searchUsers } from "~/features/admin/users.server";
 import { UserSearch } from "~/features/admin/UserSearch";
 import type { RouteHandle } from "~/lib/access";
 import { requireAdmin } from "~/server/auth.server";
+import type { Route } from "./+types/admin.users._index";
 
 export const handle: RouteHandle = { access: "admin" };
 
-export const meta: MetaFunction = () => [{ title: "Usuários — Administração — Nika" }];
+export const meta: Route.MetaFunction = () => [{ title: "Usuários — Administração — Nika" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
   const url = new URL(request.url);
   const { q, page } = userSearchSchema.parse({ q: url.searchParams.get("q") ?? "", page: url.searchParams.get("page") ?? "1" });

@@ -1,8 +1,7 @@
 // /comprar-creditos: the credit packs on sale and the way to Stripe's checkout (spec §7 create-credit-checkout,
 // §8, issue 12). Reached from 'Comprar mais créditos' (credits dialog, account tab) and 'Assinar Agora'.
 // Without JS the form posts and is redirected (303) to the checkout page; with JS the page opens it in a new tab.
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { data, redirect, useActionData, useLoaderData } from "react-router";
 import { publicOrigin } from "~/features/auth/accounts.server";
 import { BILLING_TEXT } from "~/features/billing";
 import { creditPacks, startCheckout } from "~/features/billing/checkout.server";
@@ -12,12 +11,13 @@ import type { RouteHandle } from "~/lib/access";
 import { requireUser } from "~/server/auth.server";
 import { isStripeConfigured } from "~/server/payments.server";
 import { parseForm } from "~/server/request.server";
+import type { Route } from "./+types/comprar-creditos._index";
 
 export const handle: RouteHandle = { access: "user" };
 
-export const meta: MetaFunction = () => [{ title: `${BILLING_TEXT.title} — Nika` }];
+export const meta: Route.MetaFunction = () => [{ title: `${BILLING_TEXT.title} — Nika` }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   return {
     packs: creditPacks(context),
@@ -27,7 +27,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
   const submission = await parseForm(request, checkoutSchema);
   const refuse = (status: number, code: string, formErrors: string[]) =>

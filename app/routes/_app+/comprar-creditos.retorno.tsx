@@ -1,6 +1,6 @@
 // Stripe's success_url: back from the checkout page. Says whether the credits are in (the webhook landed,
 // or the session is settled here), or the Pix payment is still being processed; then the account tab.
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs } from "react-router";
 import { BILLING_TEXT } from "~/features/billing";
 import { PURCHASE_PATH, purchaseOnReturn } from "~/features/billing/checkout.server";
 import type { RouteHandle } from "~/lib/access";

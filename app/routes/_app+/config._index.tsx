@@ -1,8 +1,7 @@
 // /config (tab Conta): credits, profile (name, e-mail with its change flow, WhatsApp), English level,
 // statistics, sign out. Older links name a tab with `?tab=` (e.g. the credits dialog's `?tab=account#creditos`).
 // Editing is addressed by URL (`?edit=name|email|whatsapp`) so it works without JavaScript.
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { data, redirect, Link, useActionData, useLoaderData } from "react-router";
 import { z } from "zod";
 import { CreditsPanel, panelClass, ProfilePanel, StatisticsPanel, type AccountActionData } from "~/features/account/account-panels";
 import { EDITABLE_FIELDS, nextRenewalDate, secondsToSaoPauloMidnight, type EditableField } from "~/features/account/account-rules";
@@ -26,10 +25,11 @@ import { monthlyAllowance } from "~/server/credits.server";
 import { minutesLeft } from "~/server/rate-limit.server";
 import { parseForm } from "~/server/request.server";
 import { redirectWithToast } from "~/server/toast.server";
+import type { Route } from "./+types/config._index";
 
 export const handle: RouteHandle = { access: "user" };
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const params = new URL(request.url).searchParams;
   const tab = params.get("tab");
@@ -93,7 +93,7 @@ const EMAIL_REFUSALS: Record<EmailChangeRefusal["status"], { status: number; for
   nothing_pending: { status: 409, formErrors: () => ["Erro ao reenviar", "Não há alteração de email pendente."] },
 };
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
   const submission = await parseForm(request, accountSchema(user.email));
   if (submission.status !== "success") {

@@ -1,15 +1,15 @@
 // /config/admin (tab Admin): the same toggles and analytics as /admin, posting to this tab.
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "react-router";
 import { AdminConsole, configClientAction } from "~/features/admin/AdminConsole";
 import { consoleAction, loadConsolePage } from "~/features/admin/console.server";
 import type { RouteHandle } from "~/lib/access";
+import type { Route } from "./+types/config.admin";
 
 export const handle: RouteHandle = { access: "admin" };
 
-export const loader = (args: LoaderFunctionArgs) => loadConsolePage(args);
+export const loader = (args: Route.LoaderArgs) => loadConsolePage(args);
 
-export const action = (args: ActionFunctionArgs) => consoleAction(args);
+export const action = (args: Route.ActionArgs) => consoleAction(args);
 
 export const clientAction = configClientAction;
 

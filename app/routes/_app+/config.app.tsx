@@ -1,7 +1,6 @@
 // /config/app (tab App): install the app, the avatar (stored on users.avatar, shown in the sidebar and
 // next to comments), the daily goal and the "Lembrete diário" opt-in (issue 37), and the theme toggle (spec §2, §4, §9).
-import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "react-router";
 import { z } from "zod";
 import { AppInstall } from "~/features/account/app-install";
 import { AvatarPicker } from "~/features/account/avatars-form";
@@ -15,19 +14,20 @@ import { DAILY_GOALS } from "~/server/activity.server";
 import { requireUser } from "~/server/auth.server";
 import { parseForm } from "~/server/request.server";
 import { redirectWithToast } from "~/server/toast.server";
+import type { Route } from "./+types/config.app";
 
 export const handle: RouteHandle = { access: "user" };
 
-export const meta: MetaFunction = () => [{ title: "App — Configurações — Nika" }];
+export const meta: Route.MetaFunction = () => [{ title: "App — Configurações — Nika" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   return { avatar: user.avatar, dailyGoal: user.dailyGoal, goals: DAILY_GOALS, reminderOptIn: user.reminderOptIn };
 }
 
 const appSchema = z.discriminatedUnion("intent", [avatarSchema, dailyGoalSchema, reminderSchema]);
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
   const submission = await parseForm(request, appSchema);
   if (submission.status !== "success") return refuseSubmission(submission);

@@ -1,7 +1,6 @@
 // /config/senha (tab Senha): password change (spec §5, §8). Server-enforced: the rules of the form, the
 // current password (limited like sign-in), and the other sessions of the user ended on success.
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLocation } from "@remix-run/react";
+import { data, useActionData, useLocation } from "react-router";
 import { changePassword } from "~/features/account/password-change.server";
 import { PasswordChangeForm } from "~/features/account/password-form";
 import {
@@ -16,19 +15,20 @@ import { getSessionUser, requireUser } from "~/server/auth.server";
 import { minutesLeft } from "~/server/rate-limit.server";
 import { parseForm } from "~/server/request.server";
 import { redirectWithToast } from "~/server/toast.server";
+import type { Route } from "./+types/config.senha";
 
 export const handle: RouteHandle = { access: "user" };
 
-export const meta: MetaFunction = () => [{ title: "Senha — Configurações — Nika" }];
+export const meta: Route.MetaFunction = () => [{ title: "Senha — Configurações — Nika" }];
 
 const PATH = "/config/senha";
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   await requireUser(request, context);
   return null;
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   // §8: a change posted after the session ended says so on the sign-in page.
   if (!(await getSessionUser(request, context))) {
     throw await redirectWithToast(context.cloudflare.env, `/signin?redirectTo=${encodeURIComponent(PATH)}`, {

@@ -1,15 +1,15 @@
 // /config: the settings frame (tabs Conta, Senha, App, and Admin for admins); each tab is a child route.
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "react-router";
 import { ConfigLayout } from "~/features/account/ConfigLayout";
 import type { RouteHandle } from "~/lib/access";
 import { requireUser } from "~/server/auth.server";
+import type { Route } from "./+types/config";
 
 export const handle: RouteHandle = { access: "user" };
 
-export const meta: MetaFunction = () => [{ title: "Configurações — Nika" }];
+export const meta: Route.MetaFunction = () => [{ title: "Configurações — Nika" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   return { isAdmin: user.isAdmin };
 }

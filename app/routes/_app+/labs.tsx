@@ -1,4 +1,4 @@
-import type { MetaFunction } from "@remix-run/cloudflare";
+import type { MetaFunction } from "react-router";
 import { FlashcardsArt, LevelTestArt, PronunciationArt } from "~/features/shell/art";
 import { FeatureCardGrid, type FeatureCardProps } from "~/features/shell/FeatureCard";
 import type { RouteHandle } from "~/lib/access";

@@ -1,15 +1,15 @@
 // /progresso: the learner's points per day for the last 4 weeks, the streak calendar and the totals per activity kind.
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "react-router";
 import { loadProgressPage } from "~/features/progress/progress.server";
 import { ProgressPage } from "~/features/progress/ProgressPage";
 import type { RouteHandle } from "~/lib/access";
+import type { Route } from "./+types/progresso";
 
 export const handle: RouteHandle = { access: "user" };
 
-export const meta: MetaFunction = () => [{ title: "Progresso — Nika" }];
+export const meta: Route.MetaFunction = () => [{ title: "Progresso — Nika" }];
 
-export const loader = (args: LoaderFunctionArgs) => loadProgressPage(args);
+export const loader = (args: Route.LoaderArgs) => loadProgressPage(args);
 
 export default function Progresso() {
   return <ProgressPage data={useLoaderData<typeof loader>()} />;

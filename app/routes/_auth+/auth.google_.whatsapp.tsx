@@ -1,8 +1,7 @@
 // /auth/google/whatsapp: asked once, right after the first Google sign-in into an account without a
 // WhatsApp number (decision 0017). Optional: "Pular" goes on without it. A plain form that works
 // without JavaScript, with the account tab's WhatsApp rules. 404 while Google sign-in is unavailable.
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { data, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import { z } from "zod";
 import { SubmitButton } from "~/components/button";
 import { ConformForm, Field, useSchemaForm } from "~/components/forms";
@@ -14,10 +13,11 @@ import type { RouteHandle } from "~/lib/access";
 import { requireUser, safeRedirect } from "~/server/auth.server";
 import { parseForm } from "~/server/request.server";
 import { redirectWithToast } from "~/server/toast.server";
+import type { Route } from "./+types/auth.google_.whatsapp";
 
 export const handle: RouteHandle = { access: "user" };
 
-export const meta: MetaFunction = () => [{ title: "Seu WhatsApp — Nika" }];
+export const meta: Route.MetaFunction = () => [{ title: "Seu WhatsApp — Nika" }];
 
 const redirectField = { redirectTo: z.string().max(2000).optional() };
 /** Salvar (the account tab's WhatsApp field) or Pular. */
@@ -26,7 +26,7 @@ const googleWhatsappSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("skip"), ...redirectField }),
 ]);
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   await requireGoogleSignIn(context);
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get("redirectTo"));
@@ -34,7 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { redirectTo, firstName: user.name.split(" ")[0] ?? "" };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
   await requireGoogleSignIn(context);
   const submission = await parseForm(request, googleWhatsappSchema);

@@ -1,15 +1,15 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, useLoaderData } from "@remix-run/react";
+import { Form, useLoaderData } from "react-router";
 import { buttonVariants } from "~/components/button";
 import { AuthCard } from "~/features/auth/ui";
 import type { RouteHandle } from "~/lib/access";
 import { getSessionUser } from "~/server/auth.server";
+import type { Route } from "./+types/blocked";
 
 export const handle: RouteHandle = { access: "public" };
 
-export const meta: MetaFunction = () => [{ title: "Conta restrita — Nika" }];
+export const meta: Route.MetaFunction = () => [{ title: "Conta restrita — Nika" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await getSessionUser(request, context);
   return { supportEmail: context.cloudflare.env.SUPPORT_EMAIL || "suporte@nika.app", signedIn: Boolean(user) };
 }

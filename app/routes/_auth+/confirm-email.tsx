@@ -1,5 +1,4 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { data, redirect, Form, Link, useActionData, useLoaderData } from "react-router";
 import { z } from "zod";
 import { SubmitButton } from "~/components/button";
 import { NoticeBox } from "~/components/notice";
@@ -11,6 +10,7 @@ import { createSession, getSessionUser } from "~/server/auth.server";
 import { minutesLeft } from "~/server/rate-limit.server";
 import { parseForm } from "~/server/request.server";
 import { redirectWithToast } from "~/server/toast.server";
+import type { Route } from "./+types/confirm-email";
 
 export const handle: RouteHandle = { access: "public" };
 
@@ -19,9 +19,9 @@ const REDIRECT_DELAY_S = 2;
 
 type State = { state: "success"; next: string } | { state: "expired"; kind: "signup" | "email_change" } | { state: "error"; message: string };
 
-export const meta: MetaFunction = () => [{ title: "Confirmação de email — Nika" }];
+export const meta: Route.MetaFunction = () => [{ title: "Confirmação de email — Nika" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const token = params.get("token_hash") ?? params.get("token");
   const type = params.get("type") ?? "signup";
@@ -50,7 +50,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
  * "Reenviar" of an expired e-mail change link: a new link to the pending address of the signed-in
  * learner. Without a session the learner goes to /config (which asks to sign in first).
  */
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const user = await getSessionUser(request, context);
   if (!user || user.accountType === "blocked") throw redirect("/config");
   const submission = await parseForm(request, z.object({ intent: z.literal("resend_email_change") }));

@@ -1,13 +1,13 @@
-import type { MetaFunction } from "@remix-run/cloudflare";
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { buttonVariants } from "~/components/button";
 import { NoticeBox } from "~/components/notice";
 import { AuthCard } from "~/features/auth/ui";
 import type { RouteHandle } from "~/lib/access";
+import type { Route } from "./+types/email-change-verification";
 
 export const handle: RouteHandle = { access: "public" };
 
-export const meta: MetaFunction = () => [{ title: "Alteração de email — Nika" }];
+export const meta: Route.MetaFunction = () => [{ title: "Alteração de email — Nika" }];
 
 export default function EmailChangeVerification() {
   return (

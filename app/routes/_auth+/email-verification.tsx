@@ -1,6 +1,5 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { data, redirect, Form, useActionData, useLoaderData } from "react-router";
 import { z } from "zod";
 import { SubmitButton } from "~/components/button";
 import { NoticeBox } from "~/components/notice";
@@ -13,16 +12,17 @@ import type { RouteHandle } from "~/lib/access";
 import { secondsLeft } from "~/server/rate-limit.server";
 import { parseForm } from "~/server/request.server";
 import { redirectWithToast } from "~/server/toast.server";
+import type { Route } from "./+types/email-verification";
 
 export const handle: RouteHandle = { access: "public" };
 
-export const meta: MetaFunction = () => [{ title: "Confirme seu email — Nika" }];
+export const meta: Route.MetaFunction = () => [{ title: "Confirme seu email — Nika" }];
 
 /** Spec §4: the resend countdown restarts at 45 s, or at the server's wait plus 5 s. */
 const RESEND_COUNTDOWN_S = 45;
 const RATE_LIMIT_MARGIN_S = 5;
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const email = await readPendingEmail(context.cloudflare.env, request);
   if (!email) throw redirect("/signup");
   return { email, waitSeconds: await secondsUntilResend(context, email) };
@@ -31,7 +31,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 /** A posted address that is not a valid e-mail counts as none (the cookie's address is used). */
 const resendSchema = z.object({ email: emailOnlySchema.shape.email.optional().catch(undefined) });
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   // The expired-link screen posts the address; otherwise it comes from the pending-email cookie.
   const submission = await parseForm(request, resendSchema);
   const posted = submission.status === "success" ? submission.value.email : undefined;

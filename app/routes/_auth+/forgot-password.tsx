@@ -1,5 +1,4 @@
-import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData } from "@remix-run/react";
+import { data, useActionData } from "react-router";
 import { SubmitButton } from "~/components/button";
 import { ConformForm, Field, useSchemaForm } from "~/components/forms";
 import { NoticeBox } from "~/components/notice";
@@ -8,15 +7,16 @@ import { emailOnlySchema } from "~/features/auth/schemas";
 import { AuthCard, BackToSignIn } from "~/features/auth/ui";
 import type { RouteHandle } from "~/lib/access";
 import { parseForm } from "~/server/request.server";
+import type { Route } from "./+types/forgot-password";
 
 export const handle: RouteHandle = { access: "public" };
 
-export const meta: MetaFunction = () => [{ title: "Esqueci minha senha — Nika" }];
+export const meta: Route.MetaFunction = () => [{ title: "Esqueci minha senha — Nika" }];
 
 const SAME_ANSWER =
   "Se o email estiver cadastrado, você receberá em instantes um link para redefinir sua senha. Verifique também a caixa de spam.";
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const submission = await parseForm(request, emailOnlySchema);
   if (submission.status !== "success") return data({ result: submission.reply(), sent: false }, { status: 400 });
   try {

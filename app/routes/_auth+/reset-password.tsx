@@ -1,5 +1,4 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { data, redirect, Link, useActionData, useLoaderData } from "react-router";
 import { SubmitButton } from "~/components/button";
 import { ConformForm, Field, useSchemaForm } from "~/components/forms";
 import { NoticeBox } from "~/components/notice";
@@ -10,15 +9,16 @@ import { AuthCard, DelayedRedirect, linkClass } from "~/features/auth/ui";
 import type { RouteHandle } from "~/lib/access";
 import { destroySession } from "~/server/auth.server";
 import { parseForm } from "~/server/request.server";
+import type { Route } from "./+types/reset-password";
 
 export const handle: RouteHandle = { access: "public" };
 
 const INVALID_LINK = "Link de redefinição de senha inválido ou expirado. Solicite um novo link de redefinição.";
 const REDIRECT_DELAY_S = 2;
 
-export const meta: MetaFunction = () => [{ title: "Redefinir senha — Nika" }];
+export const meta: Route.MetaFunction = () => [{ title: "Redefinir senha — Nika" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   if (params.get("done") === "1") return { state: "success" as const, token: "" };
   const token = params.get("token") ?? "";
@@ -28,7 +28,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { state: "ready" as const, token };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const submission = await parseForm(request, resetPasswordSchema);
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }) }, { status: 400 });

@@ -1,7 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
+import { data, Link, useActionData, useLoaderData } from "react-router";
 import { buttonVariants, SubmitButton } from "~/components/button";
 import { ConformForm, Field, useSchemaForm } from "~/components/forms";
 import { NoticeBox } from "~/components/notice";
@@ -18,12 +17,13 @@ import { getFlags } from "~/server/flags.server";
 import { checkLimit, clearAttempts, LIMITS, minutesLeft, recordAttempt } from "~/server/rate-limit.server";
 import { readFormData } from "~/server/request.server";
 import { redirectWithToast } from "~/server/toast.server";
+import type { Route } from "./+types/signin";
 
 export const handle: RouteHandle = { access: "guest" };
 
-export const meta: MetaFunction = () => [{ title: "Entrar — Nika" }];
+export const meta: Route.MetaFunction = () => [{ title: "Entrar — Nika" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   await redirectIfSignedIn(request, context);
   const redirectTo = new URL(request.url).searchParams.get("redirectTo");
   // Google only when configured and the flag enable_account_creation_on_signin is on (its routes 404 otherwise).
@@ -32,7 +32,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 type SigninRefusal = "rate_limited" | "invalid_credentials" | "email_not_confirmed" | "unexpected";
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readFormData(request);
   const submission = parseWithZod(formData, { schema: signinSchema });
   if (submission.status !== "success") return data({ result: submission.reply(), code: null }, { status: 400 });

@@ -1,6 +1,5 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { data, redirect, Link, useActionData, useLoaderData, useNavigate } from "react-router";
 import { Button, SubmitButton } from "~/components/button";
 import { ConformForm, Field, useSchemaForm } from "~/components/forms";
 import { type Notice, NoticeBox } from "~/components/notice";
@@ -15,10 +14,11 @@ import { getFlags } from "~/server/flags.server";
 import { minutesLeft } from "~/server/rate-limit.server";
 import { parseForm } from "~/server/request.server";
 import { redirectWithToast } from "~/server/toast.server";
+import type { Route } from "./+types/signup";
 
 export const handle: RouteHandle = { access: "guest" };
 
-export const meta: MetaFunction = () => [{ title: "Criar conta — Nika" }];
+export const meta: Route.MetaFunction = () => [{ title: "Criar conta — Nika" }];
 
 const SIGNUP_DISABLED: Notice = {
   tone: "info",
@@ -26,7 +26,7 @@ const SIGNUP_DISABLED: Notice = {
   description: "A criação de novas contas está desativada no momento. Tente novamente mais tarde.",
 };
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   await redirectIfSignedIn(request, context);
   const flags = await getFlags(context);
   return { signupEnabled: flags.signup_enabled };
@@ -34,7 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 type SignupRefusal = "disabled" | "rate_limited" | "email_exists" | "unexpected";
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const submission = await parseForm(request, signupSchema);
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), code: null }, { status: 400 });

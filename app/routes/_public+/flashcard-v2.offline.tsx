@@ -3,7 +3,7 @@
 // service worker keeps one copy of it, fetched without cookies, and opens it when /flashcard-v2 cannot load.
 // With JavaScript, the downloads and the answer queue of the learner signed in on this browser come from
 // IndexedDB after hydration.
-import type { MetaFunction } from "@remix-run/cloudflare";
+import type { MetaFunction } from "react-router";
 import { OfflinePlayer } from "~/features/flashcards/OfflinePlayer";
 import { MAIN_ID } from "~/features/shell/types";
 import type { RouteHandle } from "~/lib/access";

@@ -1,8 +1,7 @@
 // Stopping the reminder e-mails from the link every reminder carries, without signing in: the signed token says whose
 // they are. GET only shows the button (link scanners open links); the POST — this page's form, or the mail client's
 // RFC 8058 one-click POST (body List-Unsubscribe=One-Click) to the same URL — turns them off.
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import { z } from "zod";
 import { SubmitButton } from "~/components/button";
 import { NoticeBox } from "~/components/notice";
@@ -10,10 +9,11 @@ import { AuthCard, linkClass } from "~/features/auth/ui";
 import { stopReminders, unsubscribeTokenUser } from "~/features/reminders/reminders.server";
 import type { RouteHandle } from "~/lib/access";
 import { parseForm } from "~/server/request.server";
+import type { Route } from "./+types/lembretes.cancelar";
 
 export const handle: RouteHandle = { access: "public" };
 
-export const meta: MetaFunction = () => [{ title: "Cancelar lembretes — Nika" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = () => [{ title: "Cancelar lembretes — Nika" }, { name: "robots", content: "noindex" }];
 
 const INVALID = {
   state: "invalid",
@@ -22,7 +22,7 @@ const INVALID = {
 
 const tokenOf = (request: Request) => new URL(request.url).searchParams.get("token") ?? "";
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const token = tokenOf(request);
   if (!(await unsubscribeTokenUser(context.cloudflare.env, token))) return data(INVALID, { status: 400 });
   return { state: "ready" as const, token };
@@ -31,7 +31,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 /** The form sends nothing but the button; the one-click POST sends List-Unsubscribe=One-Click. */
 const schema = z.object({ "List-Unsubscribe": z.literal("One-Click").optional() });
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const submission = await parseForm(request, schema);
   if (submission.status !== "success") return data(INVALID, { status: 400 });
   if (!(await stopReminders(context.db, context.cloudflare.env, tokenOf(request)))) return data(INVALID, { status: 400 });

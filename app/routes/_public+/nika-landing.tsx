@@ -1,4 +1,4 @@
-import type { MetaFunction } from "@remix-run/cloudflare";
+import type { MetaFunction } from "react-router";
 import { PublicLanding } from "~/features/shell/PublicLanding";
 import type { RouteHandle } from "~/lib/access";
 

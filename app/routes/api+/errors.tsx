@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs } from "react-router";
 import { INVALID_REPORT, MAX_BODY_BYTES, decodeReportBody, parseErrorReport, saveErrorReport } from "~/features/shell/error-report.server";
 import type { RouteHandle } from "~/lib/access";
 import { getSessionUser } from "~/server/auth.server";

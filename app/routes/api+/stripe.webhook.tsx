@@ -1,7 +1,7 @@
 // POST /api/stripe/webhook — Stripe's events. The signature is checked on the raw body before anything
 // is read from it; a bad one is a 400 and nothing is stored. Handled events settle purchases exactly once
 // (features/billing); every other verified event is acknowledged (200) and ignored.
-import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs } from "react-router";
 import { handleStripeEvent } from "~/features/billing/checkout.server";
 import type { RouteHandle } from "~/lib/access";
 import { verifyWebhookEvent } from "~/server/payments.server";

@@ -1,18 +1,18 @@
 // Development mailbox: the outbox, newest first, with clickable links — so sign-up confirmation and
 // password reset can be followed locally. Never reachable in production.
-import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, useLoaderData } from "@remix-run/react";
 import { desc, eq } from "drizzle-orm";
+import { Form, useLoaderData } from "react-router";
 import type { RouteHandle } from "~/lib/access";
 import { isProduction } from "~/server/env";
 import { notFound } from "~/server/request.server";
 import { mailOutbox } from "~/server/schema";
+import type { Route } from "./+types/mailbox";
 
 export const handle: RouteHandle = { access: "dev" };
 
-export const meta: MetaFunction = () => [{ title: "Caixa de emails (desenvolvimento) — Nika" }];
+export const meta: Route.MetaFunction = () => [{ title: "Caixa de emails (desenvolvimento) — Nika" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   if (isProduction(context.cloudflare.env)) throw notFound("Página não encontrada");
   const to = new URL(request.url).searchParams.get("to")?.trim().toLowerCase() || null;
   const messages = await context.db

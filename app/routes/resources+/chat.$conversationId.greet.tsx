@@ -1,5 +1,5 @@
 // POST → Nika's greeting (the free `start` turn) of a conversation that has no message yet, as text/event-stream.
-import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs } from "react-router";
 import { greetConversationStream, toEventStream } from "~/features/chat/chat.server";
 import { errorEventResponse, streamRequest } from "~/features/chat/stream.server";
 import type { RouteHandle } from "~/lib/access";

@@ -1,5 +1,5 @@
 // POST a learner message (form field `text`, or an `audio` WAV file) → Nika's reply as text/event-stream.
-import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs } from "react-router";
 import { ChatError, sendMessageStream, toEventStream } from "~/features/chat/chat.server";
 import { errorEventResponse, readMessageForm, streamRequest } from "~/features/chat/stream.server";
 import type { RouteHandle } from "~/lib/access";

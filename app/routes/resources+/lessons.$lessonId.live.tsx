@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs } from "react-router";
 import type { RouteHandle } from "~/lib/access";
 import { connectLessonChannel } from "~/server/realtime.server";
 

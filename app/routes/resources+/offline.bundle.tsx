@@ -1,6 +1,6 @@
 // GET ?target=review | ?target=category&slug=… → the size of that offline download before it starts ({ estimate });
 // POST { target, slug? } → the signed bundle to keep on the device ({ bundle }). Flashcards' flag; no credit.
-import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from "react-router";
 import { z } from "zod";
 import { REFUSALS, type GameTarget } from "~/features/flashcards";
 import { estimateBundle, issueBundle, type BundleDeps, type BundleRefusal } from "~/features/offline/bundle.server";

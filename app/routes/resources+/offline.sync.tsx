@@ -1,5 +1,5 @@
 // POST the offline queue's answers (JSON, ≤ 500) → which were accepted now, accepted before, and refused and why.
-import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs } from "react-router";
 import { SYNC_MAX_BYTES, syncAnswers, syncSchema } from "~/features/offline/sync.server";
 import type { RouteHandle } from "~/lib/access";
 import { checkAccess, forgetUserSessions } from "~/server/auth.server";

@@ -1,7 +1,7 @@
 // GET /resources/preload: what the browser warms once per session after sign-in (spec §9): the flashcard
 // category tiles, the core game assets, then the catalogue's module pictures — each group only while its
 // feature is on. Asked for by the shell's script 1 s after the first signed-in page.
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs } from "react-router";
 import { moduleImageUrls } from "~/features/courses/catalog.server";
 import { flashcardsPreloadUrls } from "~/features/flashcards";
 import type { RouteHandle } from "~/lib/access";

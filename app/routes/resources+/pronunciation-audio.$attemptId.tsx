@@ -1,6 +1,6 @@
 // A learner's own pronunciation recording (R2), for replay next to the reference; nobody else's.
 // Honours Range requests like the chat audio: media elements seek and Safari insists on them.
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs } from "react-router";
 import { attemptRecordingKey } from "~/features/pronunciation/attempts.server";
 import type { RouteHandle } from "~/lib/access";
 import { isUuid } from "~/lib/ids";

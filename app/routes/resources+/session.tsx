@@ -2,7 +2,7 @@
 // by signed-in pages on tab focus and every 5 minutes (features/shell/use-session-check.ts), which go to
 // /blocked or /signin on a refusal. 204 while the session is good; otherwise the refusal: 401 (signed out,
 // expired or revoked) or 403 with code BLOCKED.
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs } from "react-router";
 import type { RouteHandle } from "~/lib/access";
 import { checkAccessNow } from "~/server/auth.server";
 import { refusal } from "~/server/request.server";

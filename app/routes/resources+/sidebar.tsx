@@ -1,9 +1,10 @@
-import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
+import { redirect } from "react-router";
 import { z } from "zod";
 import { isSafeRedirect, sidebarCookie } from "~/features/shell/sidebar-state";
 import type { RouteHandle } from "~/lib/access";
 import { isProduction } from "~/server/env";
 import { parseForm } from "~/server/request.server";
+import type { Route } from "./+types/sidebar";
 
 export const handle: RouteHandle = { access: "public" };
 
@@ -17,7 +18,7 @@ const schema = z.object({
 });
 
 /** The sidebar toggle without JavaScript: saves the state in the cookie and goes back. */
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return Response.json({ error: "Método não permitido." }, { status: 405, headers: { Allow: "POST" } });
   const submission = await parseForm(request, schema);
   if (submission.status !== "success") return Response.json({ error: "Pedido inválido." }, { status: 400 });

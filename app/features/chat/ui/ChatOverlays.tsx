@@ -1,6 +1,6 @@
 // The chat screen's overlays, loaded on first use: the mode drawer (the 'Créditos Esgotados' dialog is
 // the shared ~/components/CreditsDialog).
-import { Form, Link } from "@remix-run/react";
+import { Form, Link } from "react-router";
 import { buttonVariants } from "~/components/button";
 import { DialogCloseButton, DialogDescription, DialogTitle, Modal } from "~/components/dialog";
 import type { ChatPageData } from "../types";

@@ -2,8 +2,8 @@
 // (growing text box, send, microphone while the text is empty) and the mode drawer.
 // Without JavaScript it is a plain form post: the server waits for the whole reply and redirects back,
 // or answers a refusal as a conform reply (the text kept, [title, message]) with a code the page branches on.
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { lazy, Suspense, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { Form, Link, useActionData, useNavigation } from "react-router";
 import { AudioPlayer } from "~/components/AudioPlayer";
 import { BUY_CREDITS_PATH, CreditsExhaustedNotice } from "~/components/credits";
 import { ArrowLeftIcon, MicIcon, SparkleIcon } from "~/components/icons";

@@ -1,5 +1,5 @@
 // The English level test's own parts: the intro (current level, start/retake) and the level banner above the chat.
-import { Form, Link } from "@remix-run/react";
+import { Form, Link } from "react-router";
 import { buttonVariants } from "~/components/button";
 import { ArrowLeftIcon } from "~/components/icons";
 

@@ -1,7 +1,7 @@
 // Upload of one lesson material: selection (works without JavaScript) or drag and drop (with it).
 // The type is not enforced (spec §5); over 50 MB is refused here and, authoritatively, by the server.
-import { Form, useNavigation } from "@remix-run/react";
 import { useId, useRef, useState, type DragEvent } from "react";
+import { Form, useNavigation } from "react-router";
 import { FormErrors } from "~/components/admin/AdminForm";
 import { useAnchoredAction } from "~/components/admin/AdminPanel";
 import { SubmitButton } from "~/components/button";

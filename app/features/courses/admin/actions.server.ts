@@ -1,6 +1,6 @@
 // The guard of every Teacher FLIX admin loader and action. The edit actions themselves are the shared
 // admin form workflow (~/server/admin-forms.server: read, validate, store images, save, answer).
-import type { AppLoadContext } from "@remix-run/cloudflare";
+import type { AppLoadContext } from "react-router";
 import { requireAdmin } from "~/server/auth.server";
 import { requireFeature } from "~/server/flags.server";
 

@@ -2,8 +2,8 @@
 // group, where the sound comes from and a "Oculto" badge, in game order, with a small POST form per
 // control — move up/down, hide/show, delete (confirmed: a dialog with JavaScript, a section of this
 // page without) — and links to the nested add/edit panels, rendered where `children` go.
-import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { Form, Link } from "react-router";
 import { FormErrors } from "~/components/admin/AdminForm";
 import { ConfirmForm, ConfirmSection, HiddenFields } from "~/components/admin/ConfirmForm";
 import { ADMIN_PANEL_ID } from "~/components/admin/panel-id";

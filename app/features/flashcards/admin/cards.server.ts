@@ -2,8 +2,8 @@
 // its form, adding and editing a card (uploads are R2 keys that win over the shipped assets), moving,
 // hiding and soft-deleting. The game sees every change at once: it plays `not hidden and deleted_at is
 // null` cards and reads their word, translation and media when it builds and shows a game.
-import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { redirect, type AppLoadContext } from "react-router";
 import { isUuid } from "~/lib/ids";
 import { adminReply, handleAdminSave } from "~/server/admin-forms.server";
 import { requireAdmin } from "~/server/auth.server";

@@ -1,8 +1,8 @@
 // Conversa ao vivo's island (loaded after hydration by ../LiveScreen): the start button (the tap unlocks audio
 // and asks for the microphone), the state, both sides' live captions, mute and end, the credits left, and
 // how it ended with the way back to the text chat. The state is on the root as data-live-state.
-import { Link } from "@remix-run/react";
 import { lazy, Suspense, useEffect, useRef } from "react";
+import { Link } from "react-router";
 import { Button, buttonVariants } from "~/components/button";
 import { MicIcon } from "~/components/icons";
 import { NoticeBox } from "~/components/notice";

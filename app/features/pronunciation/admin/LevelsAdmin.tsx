@@ -1,8 +1,8 @@
 // The admin's list of the pronunciation levels (issue 10, "Content"): the 100 levels grouped by band
 // (the sound they train), each with its sentence, translation, where its reference recording comes
 // from and a link to its form — rendered where `children` go, over this list (AdminPanel).
-import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { Link } from "react-router";
 import { ADMIN_PANEL_ID } from "~/components/admin/panel-id";
 import { buttonVariants } from "~/components/button";
 import { ArrowLeftIcon, PencilIcon } from "~/components/icons";

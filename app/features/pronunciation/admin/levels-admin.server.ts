@@ -4,8 +4,8 @@
 // shipped one deletes the old object (saveWithUploads). The learners' pages read the row, so a save is
 // what the next visit shows; nothing else is regenerated (the shipped recording keeps saying the
 // sentence it was made for — the form says so).
-import type { AppLoadContext } from "@remix-run/cloudflare";
 import { asc, eq, sql } from "drizzle-orm";
+import type { AppLoadContext } from "react-router";
 import { handleAdminSave, type SavedUploads } from "~/server/admin-forms.server";
 import { requireAdmin } from "~/server/auth.server";
 import { rowsOf, type DbOrTx } from "~/server/db.server";

@@ -1,6 +1,5 @@
 // /chat-with-nika/{mode}/ao-vivo?c=…: Conversa ao vivo in one of the four menu modes.
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "react-router";
 import { menuModeFromSlug } from "~/features/chat/modes";
 import { modeTarget } from "~/features/chat/page.server";
 import { LiveScreen } from "~/features/live/LiveScreen";
@@ -8,12 +7,13 @@ import { loadLivePage } from "~/features/live/page.server";
 import type { RouteHandle } from "~/lib/access";
 import { requireUser } from "~/server/auth.server";
 import { notFound } from "~/server/request.server";
+import type { Route } from "./+types/chat-with-nika.$mode_.ao-vivo";
 
 export const handle: RouteHandle = { access: "user" };
 
-export const meta: MetaFunction = () => [{ title: "Conversa ao vivo — Nika" }];
+export const meta: Route.MetaFunction = () => [{ title: "Conversa ao vivo — Nika" }];
 
-export async function loader(args: LoaderFunctionArgs) {
+export async function loader(args: Route.LoaderArgs) {
   await requireUser(args.request, args.context);
   const mode = menuModeFromSlug(args.params.mode);
   if (!mode) throw notFound("Modo não encontrado");

@@ -1,17 +1,17 @@
 // /chat-with-nika: the mode menu (spec §2). Each card is behind its flag; a disabled mode shows as
 // unavailable (its page answers 403 on the server anyway). The english-test mode lives in Labs.
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "react-router";
 import { MENU_MODES } from "~/features/chat/modes";
 import { ChatArt } from "~/features/shell/art";
 import { FeatureCard } from "~/features/shell/FeatureCard";
 import type { RouteHandle } from "~/lib/access";
 import { requireUser } from "~/server/auth.server";
 import { getFlags } from "~/server/flags.server";
+import type { Route } from "./+types/chat-with-nika._index";
 
 export const handle: RouteHandle = { access: "user" };
 
-export const meta: MetaFunction = () => [{ title: "Chat with Nika — Nika" }];
+export const meta: Route.MetaFunction = () => [{ title: "Chat with Nika — Nika" }];
 
 const GRADIENTS: Record<string, string> = {
   portuguese: "from-emerald-500 to-teal-600",
@@ -20,7 +20,7 @@ const GRADIENTS: Record<string, string> = {
   roleplay: "from-rose-500 to-pink-600",
 };
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   await requireUser(request, context);
   const flags = await getFlags(context);
   return {

@@ -1,22 +1,22 @@
 // /chat/lesson/{lessonKey}: practise one lesson with Nika (key M01A02 = module 1, lesson 2; not flag-gated).
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "react-router";
 import { chatPageAction, lessonTarget, loadChatPage } from "~/features/chat/page.server";
 import { ChatScreen } from "~/features/chat/ui/ChatScreen";
 import type { RouteHandle } from "~/lib/access";
 import { requireUser } from "~/server/auth.server";
+import type { Route } from "./+types/chat.lesson.$lessonKey";
 
 export const handle: RouteHandle = { access: "user" };
 
-export const meta: MetaFunction = ({ params }) => [{ title: `Praticar ${params.lessonKey ?? "a aula"} — Nika` }];
+export const meta: Route.MetaFunction = ({ params }) => [{ title: `Praticar ${params.lessonKey ?? "a aula"} — Nika` }];
 
 // Signed in first: an unknown key must not tell anonymous visitors which lessons exist.
-export async function loader(args: LoaderFunctionArgs) {
+export async function loader(args: Route.LoaderArgs) {
   await requireUser(args.request, args.context);
   return loadChatPage(args, await lessonTarget(args.context, args.params.lessonKey));
 }
 
-export async function action(args: ActionFunctionArgs) {
+export async function action(args: Route.ActionArgs) {
   await requireUser(args.request, args.context);
   return chatPageAction(args, await lessonTarget(args.context, args.params.lessonKey));
 }

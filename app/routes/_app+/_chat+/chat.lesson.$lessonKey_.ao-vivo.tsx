@@ -1,18 +1,18 @@
 // /chat/lesson/{lessonKey}/ao-vivo?c=…: Conversa ao vivo practising one lesson.
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "react-router";
 import { lessonTarget } from "~/features/chat/page.server";
 import { LiveScreen } from "~/features/live/LiveScreen";
 import { loadLivePage } from "~/features/live/page.server";
 import type { RouteHandle } from "~/lib/access";
 import { requireUser } from "~/server/auth.server";
+import type { Route } from "./+types/chat.lesson.$lessonKey_.ao-vivo";
 
 export const handle: RouteHandle = { access: "user" };
 
-export const meta: MetaFunction = () => [{ title: "Conversa ao vivo — Nika" }];
+export const meta: Route.MetaFunction = () => [{ title: "Conversa ao vivo — Nika" }];
 
 // Signed in first: an unknown key must not tell anonymous visitors which lessons exist.
-export async function loader(args: LoaderFunctionArgs) {
+export async function loader(args: Route.LoaderArgs) {
   await requireUser(args.request, args.context);
   return loadLivePage(args, await lessonTarget(args.context, args.params.lessonKey));
 }

@@ -1,20 +1,20 @@
 // /english-level-test: the english-test mode (flag feature_chat_english_test, back link /labs).
 // Without ?c the page shows the learner's level and starts (or retakes) the test with a form post.
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "react-router";
 import { chatPageAction, guard, loadChatPage, modeTarget } from "~/features/chat/page.server";
 import { ChatScreen } from "~/features/chat/ui/ChatScreen";
 import { LevelBanner, LevelTestIntro } from "~/features/chat/ui/EnglishLevel";
 import type { RouteHandle } from "~/lib/access";
 import { saoPauloDate } from "~/lib/dates";
+import type { Route } from "./+types/english-level-test";
 
 export const handle: RouteHandle = { access: "user" };
 
-export const meta: MetaFunction = () => [{ title: "Teste de Nível de Inglês — Nika" }];
+export const meta: Route.MetaFunction = () => [{ title: "Teste de Nível de Inglês — Nika" }];
 
 const TARGET = modeTarget("english-test");
 
-export async function loader(args: LoaderFunctionArgs) {
+export async function loader(args: Route.LoaderArgs) {
   if (!new URL(args.request.url).searchParams.get("c")) {
     const user = await guard(args, TARGET);
     return {
@@ -28,7 +28,7 @@ export async function loader(args: LoaderFunctionArgs) {
   return { intro: null, page: await loadChatPage(args, TARGET) };
 }
 
-export async function action(args: ActionFunctionArgs) {
+export async function action(args: Route.ActionArgs) {
   return chatPageAction(args, TARGET);
 }
 

@@ -1,22 +1,22 @@
 // /flashcard-v2/<gameId>: one game, the learner's own (another's or a malformed id is a 404). GET
 // `?q=<n>` shows question n, without it where the learner is (or the result). POST answers a question
 // (redirect back to `?q=<n>` with the feedback; the page's script asks for data instead) or restarts.
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
+import { type ShouldRevalidateFunction, useActionData, useLoaderData } from "react-router";
 import { GameScreen } from "~/features/flashcards/GameScreen";
 import { FlashcardsErrorBoundary } from "~/features/flashcards/LoadError";
 import { gameAction, loadGamePage } from "~/features/flashcards/page.server";
 import type { RouteHandle } from "~/lib/access";
+import type { Route } from "./+types/flashcard-v2.$gameId";
 
 export const handle: RouteHandle = { access: "user" };
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
+export const meta: Route.MetaFunction = ({ data }) => [
   { title: `${data?.game.kind === "review" ? "Revisão" : (data?.game.category?.name ?? "Jogo")} — Flashcards — Nika` },
 ];
 
-export const loader = (args: LoaderFunctionArgs) => loadGamePage(args);
+export const loader = (args: Route.LoaderArgs) => loadGamePage(args);
 
-export const action = (args: ActionFunctionArgs) => gameAction(args);
+export const action = (args: Route.ActionArgs) => gameAction(args);
 
 /** An answer sent by the page's script updates the page itself: no reload of the game. */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) =>

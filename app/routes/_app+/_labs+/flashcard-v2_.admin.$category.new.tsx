@@ -1,7 +1,6 @@
 // /flashcard-v2/admin/:category/new — "Adicionar cartão", nested in the category's list (dialog with
 // JS, page section without). A new card needs a picture. Admins only; flashcards enabled.
-import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "react-router";
 import { AdminPanel } from "~/components/admin/AdminPanel";
 import { CardForm } from "~/features/flashcards/admin/CardForm";
 import { createCard, handleCardSave, loadNewCardForm, requireFlashcardsAdmin } from "~/features/flashcards/admin/cards.server";
@@ -9,19 +8,20 @@ import { categoryAdminPath, newCardPath } from "~/features/flashcards/admin/path
 import { MESSAGES } from "~/features/flashcards/admin/schemas";
 import type { RouteHandle } from "~/lib/access";
 import { notFound } from "~/server/request.server";
+import type { Route } from "./+types/flashcard-v2_.admin.$category.new";
 
 export const handle: RouteHandle = { access: "admin" };
 
-export const meta: MetaFunction = () => [{ title: "Adicionar cartão — Nika" }];
+export const meta: Route.MetaFunction = () => [{ title: "Adicionar cartão — Nika" }];
 
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireFlashcardsAdmin(request, context);
   const form = await loadNewCardForm(context.db, params.category!);
   if (!form) throw notFound("Categoria não encontrada");
   return form;
 }
 
-export async function action({ request, context, params }: ActionFunctionArgs) {
+export async function action({ request, context, params }: Route.ActionArgs) {
   await requireFlashcardsAdmin(request, context);
   const slug = params.category!;
   return handleCardSave(request, context, {

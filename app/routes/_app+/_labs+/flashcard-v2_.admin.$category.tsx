@@ -1,21 +1,19 @@
 // /flashcard-v2/admin/:category — a category's cards for admins (decision 0012): the list with move,
 // hide/show and delete controls (POST forms, confirmed deletion), and the add panel nested in it
 // (`…/new`). `flashcard-v2_` keeps it out of the game page's layout. Admins only; flashcards enabled.
-import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Outlet, useActionData, useLoaderData } from "@remix-run/react";
+import { Outlet, useActionData, useLoaderData } from "react-router";
 import { handleCardAction, loadCategoryAdmin, requireFlashcardsAdmin } from "~/features/flashcards/admin/cards.server";
 import { CategoryAdmin } from "~/features/flashcards/admin/CategoryAdmin";
 import { DELETE_PARAM } from "~/features/flashcards/admin/paths";
 import type { RouteHandle } from "~/lib/access";
 import { notFound } from "~/server/request.server";
+import type { Route } from "./+types/flashcard-v2_.admin.$category";
 
 export const handle: RouteHandle = { access: "admin" };
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Cartões: ${data.list.category.name} — Nika` : "Cartões — Nika" },
-];
+export const meta: Route.MetaFunction = ({ data }) => [{ title: data ? `Cartões: ${data.list.category.name} — Nika` : "Cartões — Nika" }];
 
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireFlashcardsAdmin(request, context);
   const list = await loadCategoryAdmin(context.db, params.category!);
   if (!list) throw notFound("Categoria não encontrada");
@@ -25,7 +23,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return { list, confirm };
 }
 
-export async function action({ request, context, params }: ActionFunctionArgs) {
+export async function action({ request, context, params }: Route.ActionArgs) {
   await requireFlashcardsAdmin(request, context);
   return handleCardAction(request, context, params.category!);
 }

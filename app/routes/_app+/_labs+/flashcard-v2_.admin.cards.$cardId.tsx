@@ -1,7 +1,6 @@
 // /flashcard-v2/admin/cards/:cardId — "Editar cartão": the panel over its category's list (dialog with
 // JS, page section without). Admins only; flashcards enabled.
-import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "react-router";
 import { AdminPanel } from "~/components/admin/AdminPanel";
 import { CardForm } from "~/features/flashcards/admin/CardForm";
 import {
@@ -15,14 +14,13 @@ import { CategoryAdmin } from "~/features/flashcards/admin/CategoryAdmin";
 import { categoryAdminPath, editCardPath } from "~/features/flashcards/admin/paths";
 import type { RouteHandle } from "~/lib/access";
 import { notFound, requireUuidParam } from "~/server/request.server";
+import type { Route } from "./+types/flashcard-v2_.admin.cards.$cardId";
 
 export const handle: RouteHandle = { access: "admin" };
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Editar cartão “${data.card.word}” — Nika` : "Editar cartão — Nika" },
-];
+export const meta: Route.MetaFunction = ({ data }) => [{ title: data ? `Editar cartão “${data.card.word}” — Nika` : "Editar cartão — Nika" }];
 
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireFlashcardsAdmin(request, context);
   const card = await findCardForEdit(context.db, params.cardId!);
   const list = card ? await loadCategoryAdmin(context.db, card.categorySlug) : null;
@@ -30,7 +28,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return { card, list };
 }
 
-export async function action({ request, context, params }: ActionFunctionArgs) {
+export async function action({ request, context, params }: Route.ActionArgs) {
   const cardId = requireUuidParam(params, "cardId", "Cartão não encontrado");
   await requireFlashcardsAdmin(request, context);
   return handleCardSave(request, context, {

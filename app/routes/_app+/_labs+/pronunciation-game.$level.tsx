@@ -1,20 +1,20 @@
 // /pronunciation-game/<level> (1–100, anything else is a 404): one level. GET `?attempt=<id>` shows that
 // attempt's result; POST (multipart, `audio`) scores an attempt for 1 credit and redirects to its result.
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "react-router";
 import { LevelErrorBoundary, LevelScreen } from "~/features/pronunciation/LevelScreen";
 import { levelAction, loadLevelPage } from "~/features/pronunciation/page.server";
 import type { RouteHandle } from "~/lib/access";
+import type { Route } from "./+types/pronunciation-game.$level";
 
 export const handle: RouteHandle = { access: "user" };
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
+export const meta: Route.MetaFunction = ({ data }) => [
   { title: data ? `Nível ${data.level.level} — Jogo de Pronúncia — Nika` : "Nível não encontrado — Nika" },
 ];
 
-export const loader = (args: LoaderFunctionArgs) => loadLevelPage(args);
+export const loader = (args: Route.LoaderArgs) => loadLevelPage(args);
 
-export const action = (args: ActionFunctionArgs) => levelAction(args);
+export const action = (args: Route.ActionArgs) => levelAction(args);
 
 export default function PronunciationLevel() {
   const actionData = useActionData<typeof action>();

@@ -1,15 +1,15 @@
 // /pronunciation-game (flag feature_pronunciation): the 100 levels with the learner's best scores.
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "react-router";
 import { LevelGrid, LevelsErrorBoundary } from "~/features/pronunciation/LevelGrid";
 import { loadLevelsPage } from "~/features/pronunciation/page.server";
 import type { RouteHandle } from "~/lib/access";
+import type { Route } from "./+types/pronunciation-game._index";
 
 export const handle: RouteHandle = { access: "user" };
 
-export const meta: MetaFunction = () => [{ title: "Jogo de Pronúncia — Nika" }];
+export const meta: Route.MetaFunction = () => [{ title: "Jogo de Pronúncia — Nika" }];
 
-export const loader = (args: LoaderFunctionArgs) => loadLevelsPage(args);
+export const loader = (args: Route.LoaderArgs) => loadLevelsPage(args);
 
 export default function PronunciationLevels() {
   const { levels, isAdmin } = useLoaderData<typeof loader>();

@@ -1,8 +1,7 @@
 // /pronunciation-game/admin/:level — "Editar nível": a level's sentence, translation and reference
 // recording, in the panel over the levels' list (a dialog with JS, a page section without). Anything
 // but 1–100 is a 404 before any other work. Admins only; the game enabled.
-import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "react-router";
 import { AdminPanel } from "~/components/admin/AdminPanel";
 import { LevelForm } from "~/features/pronunciation/admin/LevelForm";
 import {
@@ -15,23 +14,22 @@ import { LevelsAdmin } from "~/features/pronunciation/admin/LevelsAdmin";
 import { editLevelPath, levelAnchor, LEVELS_ADMIN_PATH, parseLevel } from "~/features/pronunciation/admin/paths";
 import type { RouteHandle } from "~/lib/access";
 import { notFound } from "~/server/request.server";
+import type { Route } from "./+types/pronunciation-game_.admin.$level";
 
 export const handle: RouteHandle = { access: "admin" };
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Editar nível ${data.level.level} — Nika` : "Editar nível — Nika" },
-];
+export const meta: Route.MetaFunction = ({ data }) => [{ title: data ? `Editar nível ${data.level.level} — Nika` : "Editar nível — Nika" }];
 
 const levelNotFound = () => notFound("Nível não encontrado");
 
 /** The level of the URL (1–100), or a 404 before anything else. */
-function levelOf(params: LoaderFunctionArgs["params"]) {
+function levelOf(params: Route.LoaderArgs["params"]) {
   const level = parseLevel(params.level);
   if (level === null) throw levelNotFound();
   return level;
 }
 
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export async function loader({ request, context, params }: Route.LoaderArgs) {
   const number = levelOf(params);
   await requirePronunciationAdmin(request, context);
   const level = await findLevelForEdit(context.db, number);
@@ -39,7 +37,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return { level, list: await loadLevelsAdmin(context.db) };
 }
 
-export async function action({ request, context, params }: ActionFunctionArgs) {
+export async function action({ request, context, params }: Route.ActionArgs) {
   const level = levelOf(params);
   await requirePronunciationAdmin(request, context);
   return handleLevelSave(request, context, level);

@@ -1,7 +1,6 @@
 // /courses/lessons/:lessonId/edit — "Editar Aula", nested in the lesson page (dialog with JS, page
 // section without). Admins only; Teacher FLIX must be on.
-import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "react-router";
 import { AdminPanel } from "~/components/admin/AdminPanel";
 import { requireCourseAdmin } from "~/features/courses/admin/actions.server";
 import { findLessonForEdit, updateLesson } from "~/features/courses/admin/content.server";
@@ -10,21 +9,22 @@ import { lessonSchema } from "~/features/courses/admin/schemas";
 import type { RouteHandle } from "~/lib/access";
 import { handleAdminSave } from "~/server/admin-forms.server";
 import { notFound, requireUuidParam } from "~/server/request.server";
+import type { Route } from "./+types/lessons.$lessonId.edit";
 
 export const handle: RouteHandle = { access: "admin" };
 
-export const meta: MetaFunction = () => [{ title: "Editar Aula — Nika" }];
+export const meta: Route.MetaFunction = () => [{ title: "Editar Aula — Nika" }];
 
 const lessonPath = (id: string) => `/courses/lessons/${id}`;
 
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireCourseAdmin(request, context);
   const lesson = await findLessonForEdit(context.db, params.lessonId!);
   if (!lesson) throw notFound("Aula não encontrada");
   return { lesson };
 }
 
-export async function action({ request, context, params }: ActionFunctionArgs) {
+export async function action({ request, context, params }: Route.ActionArgs) {
   const lessonId = requireUuidParam(params, "lessonId", "Aula não encontrada");
   await requireCourseAdmin(request, context);
   return handleAdminSave({

@@ -1,6 +1,6 @@
 // /courses/lessons/:lessonId/materials/:file/download — a lesson material as an attachment (stored
 // content type, original file name). Signed-in learners; Teacher FLIX must be on.
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs } from "react-router";
 import { findMaterialKey } from "~/features/courses/materials.server";
 import type { RouteHandle } from "~/lib/access";
 import { requireUser } from "~/server/auth.server";

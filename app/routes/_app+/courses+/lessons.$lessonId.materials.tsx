@@ -1,7 +1,6 @@
 // /courses/lessons/:lessonId/materials — the admin's materials drawer over the lesson page: upload one
 // file (multipart, streamed to R2) and remove files (with a confirmation step). Admins only.
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { redirect, useActionData, useLoaderData } from "react-router";
 import { z } from "zod";
 import { ADMIN_PANEL_ID, AdminPanel, useAnchoredAction } from "~/components/admin/AdminPanel";
 import { ConfirmSection } from "~/components/admin/ConfirmForm";
@@ -17,14 +16,15 @@ import { adminReply, refusalResult } from "~/server/admin-forms.server";
 import { safeRedirect } from "~/server/auth.server";
 import { bodyKind, notFound, parseForm, requireUuidParam } from "~/server/request.server";
 import { redirectWithToast } from "~/server/toast.server";
+import type { Route } from "./+types/lessons.$lessonId.materials";
 
 export const handle: RouteHandle = { access: "admin" };
 
-export const meta: MetaFunction = () => [{ title: "Materiais da aula — Nika" }];
+export const meta: Route.MetaFunction = () => [{ title: "Materiais da aula — Nika" }];
 
 const lessonPath = (id: string) => `/courses/lessons/${id}`;
 
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireCourseAdmin(request, context);
   const lesson = await findLessonMaterials(context.db, params.lessonId!);
   if (!lesson) throw notFound("Aula não encontrada");
@@ -47,7 +47,7 @@ const removeMaterialSchema = z.object({
 const uploadRefusal = (code: AdminRefusal, status: number, description: string) =>
   adminReply(refusalResult(["Erro no upload", description]), code, status);
 
-export async function action({ request, context, params }: ActionFunctionArgs) {
+export async function action({ request, context, params }: Route.ActionArgs) {
   const lessonId = requireUuidParam(params, "lessonId", "Aula não encontrada");
   await requireCourseAdmin(request, context);
   const here = materialsPath(lessonId);

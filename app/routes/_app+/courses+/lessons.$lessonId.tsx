@@ -1,6 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Link, Outlet, useActionData, useLoaderData } from "@remix-run/react";
+import { data, Link, Outlet, useActionData, useLoaderData } from "react-router";
 import { z } from "zod";
 import { ADMIN_PANEL_ID } from "~/components/admin/panel-id";
 import { buttonVariants } from "~/components/button";
@@ -18,15 +17,16 @@ import type { RouteHandle } from "~/lib/access";
 import { requireUser } from "~/server/auth.server";
 import { requireFeature } from "~/server/flags.server";
 import { BODY_MESSAGES, parseForm, requireUuidParam } from "~/server/request.server";
+import type { Route } from "./+types/lessons.$lessonId";
 
 export const handle: RouteHandle = { access: "user" };
 
-export const meta: MetaFunction<typeof loader> = ({ data, error }) => [
+export const meta: Route.MetaFunction = ({ data, error }) => [
   { title: data ? `${data.page.lesson.title} — Teacher FLIX` : courseErrorTitle(error) },
 ];
 
 /** Missing, malformed or (for learners) unavailable lesson → 404 "Aula não encontrada". */
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   await requireFeature(context, "feature_teacher_flix");
   const viewer = { id: user.id, isAdmin: user.isAdmin };
@@ -58,7 +58,7 @@ type UnknownIntentData = { intent: "unknown"; result: SubmissionResult<string[]>
  * Refusals answer `{ intent, result, code }`: the conform reply of the form that was sent (what was
  * typed, field and form errors) and why, for the page to branch on; successes redirect with a toast.
  */
-export async function action({ request, context, params }: ActionFunctionArgs) {
+export async function action({ request, context, params }: Route.ActionArgs) {
   const lessonId = requireUuidParam(params, "lessonId", () => courseNotFound("lesson"));
   const user = await requireUser(request, context);
   const submission = await parseForm(request, lessonActionSchema);

@@ -1,7 +1,6 @@
 // /courses/modules/:moduleId/edit — "Editar Módulo", nested in the module page (dialog with JS, page
 // section without). Admins only; Teacher FLIX must be on.
-import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "react-router";
 import { AdminPanel } from "~/components/admin/AdminPanel";
 import { requireCourseAdmin } from "~/features/courses/admin/actions.server";
 import { findModuleForEdit, updateModule } from "~/features/courses/admin/content.server";
@@ -10,21 +9,22 @@ import { moduleSchema } from "~/features/courses/admin/schemas";
 import type { RouteHandle } from "~/lib/access";
 import { handleAdminSave } from "~/server/admin-forms.server";
 import { notFound, requireUuidParam } from "~/server/request.server";
+import type { Route } from "./+types/modules.$moduleId.edit";
 
 export const handle: RouteHandle = { access: "admin" };
 
-export const meta: MetaFunction = () => [{ title: "Editar Módulo — Nika" }];
+export const meta: Route.MetaFunction = () => [{ title: "Editar Módulo — Nika" }];
 
 const modulePath = (id: string) => `/courses/modules/${id}`;
 
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireCourseAdmin(request, context);
   const module = await findModuleForEdit(context.db, params.moduleId!);
   if (!module) throw notFound("Módulo não encontrado");
   return { module };
 }
 
-export async function action({ request, context, params }: ActionFunctionArgs) {
+export async function action({ request, context, params }: Route.ActionArgs) {
   const moduleId = requireUuidParam(params, "moduleId", "Módulo não encontrado");
   await requireCourseAdmin(request, context);
   return handleAdminSave({

@@ -1,5 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, Outlet, useLoaderData } from "@remix-run/react";
+import { Link, Outlet, useLoaderData } from "react-router";
 import { ArrowLeftIcon } from "~/components/icons";
 import { courseNotFound, loadModulePage } from "~/features/courses/catalog.server";
 import { LessonList } from "~/features/courses/LessonList";
@@ -9,15 +8,16 @@ import { EditLink } from "~/features/courses/ui";
 import type { RouteHandle } from "~/lib/access";
 import { requireUser } from "~/server/auth.server";
 import { requireFeature } from "~/server/flags.server";
+import type { Route } from "./+types/modules.$moduleId";
 
 export const handle: RouteHandle = { access: "user" };
 
-export const meta: MetaFunction<typeof loader> = ({ data, error }) => [
+export const meta: Route.MetaFunction = ({ data, error }) => [
   { title: data ? `${moduleHeading(data.page.module)} — Teacher FLIX` : courseErrorTitle(error) },
 ];
 
 /** Missing, malformed or (for learners) unavailable module → 404 "Módulo não encontrado". */
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   await requireFeature(context, "feature_teacher_flix");
   const page = await loadModulePage(context.db, { id: user.id, isAdmin: user.isAdmin }, params.moduleId);

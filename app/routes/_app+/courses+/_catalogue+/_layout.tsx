@@ -1,17 +1,17 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Outlet, useLoaderData } from "@remix-run/react";
+import { Outlet, useLoaderData } from "react-router";
 import { loadCatalogue } from "~/features/courses/catalog.server";
 import { CoursesHero } from "~/features/courses/CoursesHero";
 import { ModuleCard } from "~/features/courses/ModuleCard";
 import type { RouteHandle } from "~/lib/access";
 import { requireUser } from "~/server/auth.server";
 import { requireFeature } from "~/server/flags.server";
+import type { Route } from "./+types/_layout";
 
 export const handle: RouteHandle = { access: "user" };
 
-export const meta: MetaFunction = () => [{ title: "Teacher FLIX — Nika" }];
+export const meta: Route.MetaFunction = () => [{ title: "Teacher FLIX — Nika" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   await requireFeature(context, "feature_teacher_flix");
   const catalogue = await loadCatalogue(context.db, { id: user.id, isAdmin: user.isAdmin });

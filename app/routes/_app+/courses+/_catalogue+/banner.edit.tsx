@@ -1,7 +1,6 @@
 // /courses/banner/edit — the courses hero banner (title, subtitle, image or gradient, active), nested
 // under /courses. Admins only; Teacher FLIX must be on.
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "react-router";
 import { AdminPanel } from "~/components/admin/AdminPanel";
 import { requireCourseAdmin } from "~/features/courses/admin/actions.server";
 import { BannerForm } from "~/features/courses/admin/BannerForm";
@@ -9,19 +8,20 @@ import { findCoursesBanner, saveCoursesBanner } from "~/features/courses/admin/c
 import { bannerSchema } from "~/features/courses/admin/schemas";
 import type { RouteHandle } from "~/lib/access";
 import { handleAdminSave } from "~/server/admin-forms.server";
+import type { Route } from "./+types/banner.edit";
 
 export const handle: RouteHandle = { access: "admin" };
 
-export const meta: MetaFunction = () => [{ title: "Editar banner dos cursos — Nika" }];
+export const meta: Route.MetaFunction = () => [{ title: "Editar banner dos cursos — Nika" }];
 
 const COURSES = "/courses";
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   await requireCourseAdmin(request, context);
   return { banner: await findCoursesBanner(context.db) };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   await requireCourseAdmin(request, context);
   return handleAdminSave({
     request,
