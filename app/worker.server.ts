@@ -1,5 +1,5 @@
 // What the worker entry (server.ts) needs from the app. entry.server.tsx re-exports it, so server.ts reaches it
-// through the Remix server build: importing these modules from server.ts directly made wrangler bundle a second
+// through the React Router server build: importing these modules from server.ts directly made wrangler bundle a second
 // copy of each (and of everything they import) next to the build's own.
 export { getLoadContext } from "../load-context";
 export { sendDailyReminders } from "./features/reminders/reminders.server";

@@ -201,12 +201,12 @@ try {
   const { moduleId, lessonId } = await firstModuleAndLesson(vars);
 
   // [label, path, expected status]; the first three are references: the floor worker sending one statement on its own
-  // connection (what any page with data pays at least), Remix with no database work at all (a resource route
+  // connection (what any page with data pays at least), the router with no database work at all (a resource route
   // answering 405) and a public page (root loader: flags, no session).
   /** @type {[label: string, path: string, expected?: number][]} */
   const measured = [
     ["ref: floor + a statement", `${hello}/statement`],
-    ["ref: Remix without database", "/api/errors", 405],
+    ["ref: router without database", "/api/errors", 405],
     ["ref: public /nika", "/nika"],
     ["/", "/"],
     ["/labs", "/labs"],

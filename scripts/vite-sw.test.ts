@@ -1,4 +1,4 @@
-// The service worker's precache list for a page: what Remix loads for it, from Remix's browser manifest.
+// The service worker's precache list for a page: what React Router loads for it, from its browser manifest.
 import { describe, expect, it } from "vitest";
 import { pageEntries, routesMatching, type BrowserManifest } from "./vite-sw";
 

@@ -167,7 +167,7 @@ function urlOf(route: ManifestRoute, samples: Samples): string {
     .join("/");
 }
 
-/** Where a form of the route posts: an index route's action is addressed with `?index` (as Remix's <Form> does). */
+/** Where a form of the route posts: an index route's action is addressed with `?index` (as React Router's <Form> does). */
 const actionUrl = (route: ManifestRoute, url: string) => (route.id.endsWith("_index") ? `${url}${url.includes("?") ? "&" : "?"}index` : url);
 
 // ——— fingerprints of every table (rows inserted, deleted or updated) ———
@@ -555,7 +555,7 @@ async function formsIn(browser: Browser, html: string): Promise<Omit<FormSubmiss
   }
 }
 
-/** The manifest route a form's action URL reaches (index routes only with `?index`, as Remix addresses them). */
+/** The manifest route a form's action URL reaches (index routes only with `?index`, as React Router addresses them). */
 function routeOfAction(action: string): ManifestRoute | null {
   const url = new URL(action, BASE);
   const index = url.searchParams.has("index");

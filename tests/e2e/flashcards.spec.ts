@@ -204,7 +204,7 @@ test("at zero credits no game starts: 'Créditos Esgotados' with its buttons", a
     await expect(alert.getByRole("link", { name: "Comprar mais créditos" })).toHaveAttribute("href", "/comprar-creditos");
     await expect(alert.getByRole("link", { name: "Voltar" })).toHaveAttribute("href", "/flashcard-v2");
   }
-  // the form's own address (Remix adds ?index to an index route's form action)
+  // the form's own address (React Router adds ?index to an index route's form action)
   await expect(page).toHaveRedirectedTo(/^\/flashcard-v2(\?index)?$/);
   expect(await gamesOf(learner.id)).toEqual([]);
   expect((await userById(learner.id)).monthlyCredits).toBe(0);

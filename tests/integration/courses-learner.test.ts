@@ -125,7 +125,7 @@ const loadModule = (world: World, moduleId: string, account: Account) =>
   load<ModuleData>(world, moduleRoute.loader, `/courses/modules/${moduleId}`, account, { moduleId });
 const loadCatalogue = (world: World, account: Account) => load<CatalogueData>(world, cataloguePage.loader, "/courses", account);
 
-/** Runs every loader of a page the way Remix does (in parallel, one load context) and counts the SQL. */
+/** Runs every loader of a page the way React Router does (in parallel, one load context) and counts the SQL. */
 async function loadPage(world: World, path: string, loaders: Loader[], account: Account, params: Record<string, string> = {}) {
   const context = contextFor(world.db);
   const before = world.queryCount();

@@ -1,5 +1,5 @@
 // Integration-test harness: a real Postgres (PGlite, in-process) with the committed migrations, and
-// helpers to call loaders/actions the way Remix does — one load context per request.
+// helpers to call loaders/actions the way React Router does — one load context per request.
 import { readFileSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { eq } from "drizzle-orm";

@@ -22,7 +22,7 @@ beforeAll(async () => {
   jar.absorb(outcome.headers);
 });
 
-/** Runs the loaders of one page the way Remix does: in parallel, sharing one load context. */
+/** Runs the loaders of one page the way React Router does: in parallel, sharing one load context. */
 async function loadPage(path: string, loaders: ((a: ReturnType<typeof args>) => unknown)[]) {
   const context = contextFor(db);
   const before = queryCount();

@@ -297,7 +297,7 @@ describe("navigations (privacy: never stored)", () => {
 });
 
 describe("other requests", () => {
-  it("does not touch loader data, /api, /resources, Remix's manifest, non-GET or other origins", async () => {
+  it("does not touch loader data, /api, /resources, the router's manifest, non-GET or other origins", async () => {
     for (const request of [
       get("/dashboard.data"),
       get("/_root.data?_routes=root"),

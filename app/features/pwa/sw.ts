@@ -62,7 +62,7 @@ registerRoute(
 async function offlineNavigation(url: URL): Promise<Response> {
   if (inFlashcards(url.pathname)) {
     const player = await matchPrecache(OFFLINE_PLAYER_PATH);
-    // Redirected, so the address is the player's and Remix hydrates its own route.
+    // Redirected, so the address is the player's and React Router hydrates its own route.
     if (player)
       return url.pathname === OFFLINE_PLAYER_PATH ? player : Response.redirect(new URL(OFFLINE_PLAYER_PATH, self.location.href).href, 302);
   }
