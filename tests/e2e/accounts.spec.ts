@@ -22,6 +22,8 @@ import {
 } from "./support";
 
 test("sign-up → confirm through the mailbox → sign-in → home → Labs → sign-out", async ({ page }, testInfo) => {
+  // A long journey with several axe checks (each replays the page without JavaScript): its own budget, not the 45 s default.
+  test.setTimeout(budget(120_000));
   const email = uniqueEmail(testInfo, "cadastro");
 
   await page.goto("/signup");

@@ -61,6 +61,8 @@ test("admin blocks a learner signed in elsewhere: that browser's next navigation
 });
 
 test("the admin pages pass axe; a learner is sent away from /admin", async ({ page, admin, createAccount, pageAs }) => {
+  // A long journey with several axe checks (each replays the page without JavaScript): its own budget, not the 45 s default.
+  test.setTimeout(budget(120_000));
   const learner = await createAccount("learner", { label: "axe" });
   for (const path of ["/admin", "/admin/users", `/admin/users/${learner.id}`, `/admin/users/${admin.id}`, "/config/admin"]) {
     await visit(page, path);

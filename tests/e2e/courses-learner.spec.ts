@@ -27,6 +27,8 @@ test("a learner completes lessons, sees progress and statistics change, and foll
   learner,
   createCourse,
 }, testInfo) => {
+  // A long journey with several axe checks (each replays the page without JavaScript): its own budget, not the 45 s default.
+  test.setTimeout(budget(120_000));
   const js = jsEnabled(testInfo);
   const course = await createCourse({ lessons: 3 });
   const [first, second, third] = course.lessons;

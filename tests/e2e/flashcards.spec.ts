@@ -76,6 +76,8 @@ test("a whole game of 10 reaches the result with the counts adding up, for exact
   page,
   learner,
 }, testInfo) => {
+  // A long journey with several axe checks (each replays the page without JavaScript): its own budget, not the 45 s default.
+  test.setTimeout(budget(120_000));
   const js = jsEnabled(testInfo);
   await visit(page, "/flashcard-v2");
   await expect(page.getByRole("heading", { level: 1, name: "Flashcards" })).toBeVisible();
