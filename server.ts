@@ -16,8 +16,9 @@ const {
   isProduction,
   loadEnv,
   monthlyAllowance,
-  pruneAttempts,
+  pruneOldRows,
   refundAbandonedSpends,
+  refuseControlCharactersInUrl,
   renewAllCredits,
   sendDailyReminders,
   withSecurityHeaders,
@@ -38,7 +39,7 @@ const CRONS = {
   monthlyRenewal: "0 3 1 * *",
   /** The sweep of credits a dying request left spent without their message or attempt. */
   sweep: "*/5 * * * *",
-  /** The daily reminder e-mails ("Lembrete diário"), considered every hour; and the rate limits' old attempts pruned. */
+  /** The daily reminder e-mails ("Lembrete diário"), considered every hour; and rows past their retention pruned. */
   hourly: "0 * * * *",
 } as const;
 
@@ -64,8 +65,11 @@ export default {
     }
     try {
       // Every response the worker returns gets its security headers here (WebSocket upgrades excepted).
+      // A control character in the URL is refused before any route reads it (request.server.ts).
       // A request that failed for want of the database answers 503 + Retry-After (db.server.ts).
-      const response = await answeringDatabaseUnavailable(request, loadContext, () => handleRouterRequest(request, loadContext));
+      const response =
+        refuseControlCharactersInUrl(request) ??
+        (await answeringDatabaseUnavailable(request, loadContext, () => handleRouterRequest(request, loadContext)));
       const appEnv = loadContext.cloudflare.env;
       return withSecurityHeaders(response, {
         request,
@@ -97,7 +101,8 @@ export default {
         run = async (db) => {
           const result = await sendDailyReminders(db, env, new Date(controller.scheduledTime));
           if (result.failed) console.warn("[reminders] some reminders could not be sent", result);
-          await pruneAttempts(db, new Date());
+          const pruned = await pruneOldRows(db, new Date());
+          if (Object.values(pruned).some(Boolean)) console.log("[housekeeping] pruned", pruned);
         };
         break;
       default:

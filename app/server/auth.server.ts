@@ -3,6 +3,7 @@
 // they are (password, Google) and the e-mail tokens live with the auth feature (app/features/auth).
 import { and, eq, gt, sql } from "drizzle-orm";
 import { createCookie, data, redirect, type AppLoadContext } from "react-router";
+import { sitePath } from "~/lib/safe-redirect";
 import { creditPeriod, monthlyAllowance, renewCreditsIfDue } from "./credits.server";
 import type { DbOrTx } from "./db.server";
 import { isProduction, type Env } from "./env";
@@ -242,10 +243,9 @@ function returnPath(request: Request) {
   return url.pathname + url.search;
 }
 
-/** Only same-site relative paths are followed after sign-in. */
+/** Only paths on our own site are followed after sign-in (app/lib/safe-redirect.ts); anything else goes to `fallback`. */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
-  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  return to;
+  return sitePath(to) ?? fallback;
 }
 
 /** Why a user may not use a protected route: the one place the blocked and admin rules live. */

@@ -1,5 +1,7 @@
-// Attempt limiter backed by the rate_limit_attempts table, so limits hold across worker isolates.
-import { and, count, eq, gt, lt, min } from "drizzle-orm";
+// Attempt limiter backed by the rate_limit_attempts table, so limits hold across worker isolates. A limit that guards
+// an action is taken with `claimAttempt`, never `checkLimit` then `recordAttempt`: between those two a burst of parallel
+// requests would all see the same count and all pass.
+import { and, count, eq, gt, lt, min, sql } from "drizzle-orm";
 import type { DbOrTx } from "./db.server";
 import { rateLimitAttempts } from "./schema";
 
@@ -33,6 +35,32 @@ export async function checkLimit(db: DbOrTx, limit: Limit, subject: string, now 
   return { allowed: false, retryAfterMs };
 }
 
+/** An attempt claimed under its limit; `id` lets the caller give it back when the action turns out not to count. */
+export type Claim = { allowed: true; id: number } | { allowed: false; retryAfterMs: number };
+
+/**
+ * Records an attempt only while `subject` is under `limit`, atomically: a transaction-scoped advisory lock on the
+ * (bucket, subject) pair makes parallel claims take turns, so a burst of N gets exactly what is left of the limit.
+ */
+export async function claimAttempt(db: DbOrTx, limit: Limit, subject: string, now = new Date()): Promise<Claim> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`${limit.bucket}:${subject}`}, 0))`);
+    const state = await checkLimit(tx, limit, subject, now);
+    if (!state.allowed) return state;
+    const [row] = await tx
+      .insert(rateLimitAttempts)
+      .values({ bucket: limit.bucket, subject, createdAt: now })
+      .returning({ id: rateLimitAttempts.id });
+    return { allowed: true, id: row!.id };
+  });
+}
+
+/** Gives a claimed attempt back (the action it was claimed for did not happen, or does not count). */
+export async function releaseAttempt(db: DbOrTx, claim: { id: number }) {
+  await db.delete(rateLimitAttempts).where(eq(rateLimitAttempts.id, claim.id));
+}
+
+/** Records an attempt that already happened (a mail sent as part of another action); no limit is checked. */
 export async function recordAttempt(db: DbOrTx, limit: Limit, subject: string, now = new Date()) {
   await db.insert(rateLimitAttempts).values({ bucket: limit.bucket, subject, createdAt: now });
 }
@@ -42,8 +70,12 @@ export async function clearAttempts(db: DbOrTx, limit: Limit, subject: string) {
 }
 
 /** Housekeeping: attempts older than a day are useless to every limit. */
-export async function pruneAttempts(db: DbOrTx, now = new Date()) {
-  await db.delete(rateLimitAttempts).where(lt(rateLimitAttempts.createdAt, new Date(now.getTime() - 86_400_000)));
+export async function pruneAttempts(db: DbOrTx, now = new Date()): Promise<number> {
+  const gone = await db
+    .delete(rateLimitAttempts)
+    .where(lt(rateLimitAttempts.createdAt, new Date(now.getTime() - 86_400_000)))
+    .returning({ id: rateLimitAttempts.id });
+  return gone.length;
 }
 
 export const minutesLeft = (ms: number) => Math.max(1, Math.ceil(ms / 60_000));

@@ -11,8 +11,10 @@ import {
   parseForm,
   readBytes,
   readFormData,
+  readJson,
   readMultipart,
   refusalMessage,
+  refuseControlCharactersInUrl,
   requireUuidParam,
   UnreadableBodyError,
 } from "./request.server";
@@ -414,5 +416,57 @@ describe("giving up half-way", () => {
       }),
     ).rejects.toBe(failure);
     expect(upload.cancelled()).toBe(true);
+  });
+});
+
+describe("control characters (issue 47)", () => {
+  const CONTROL = "400 O envio contém caracteres inválidos.";
+  const urlencoded = (body: string) => post(body, { "Content-Type": "application/x-www-form-urlencoded" });
+  const json = (body: string) => post(body, { "Content-Type": "application/json" });
+
+  it("refuses a NUL or another control character in a form's value or name; a textarea's tab and newlines pass", async () => {
+    for (const body of ["slug=%00", "name=Ana%01", "nome%00=x", "t=a%7Fb", "t=%1B[31m"]) {
+      expect(await outcome(() => readFormData(urlencoded(body))), body).toBe(CONTROL);
+    }
+    expect((await readFormData(urlencoded("text=linha%0D%0Aoutra%09fim"))).get("text")).toBe("linha\r\noutra\tfim");
+  });
+
+  it("refuses them in multipart text parts and file names, once the body is read", async () => {
+    const text = new FormData();
+    text.append("title", "Aula\u0000");
+    expect(
+      await outcome(() => readMultipart(new Request("https://nika.test/x", { method: "POST", body: text }), 1024, async () => undefined)),
+    ).toBe(CONTROL);
+    const file = new FormData();
+    file.append("file", new File(["x"], "a\u0001.pdf"));
+    let read = false;
+    const onFile = async (part: { data: AsyncIterable<Uint8Array> }) => {
+      await drain(part.data);
+      read = true;
+      return undefined;
+    };
+    expect(await outcome(() => readMultipart(new Request("https://nika.test/x", { method: "POST", body: file }), 1024, onFile))).toBe(CONTROL);
+    expect(read).toBe(true);
+  });
+
+  it("refuses them in any string or key of a JSON body, however deep", async () => {
+    const schema = z.unknown();
+    for (const body of ['{"slug":"\\u0000"}', '{"a":[{"b":"x\\u0007"}]}', '{"k\\u0000":1}']) {
+      expect(await outcome(() => readJson(json(body), schema)), body).toBe(CONTROL);
+    }
+    expect(await outcome(() => readJson(json('{"text":"a\\nb\\tc"}'), schema))).toBe("ok");
+  });
+
+  it("refuses them in a URL's decoded path or query; anything else passes", async () => {
+    const status = async (url: string) => {
+      const refused = refuseControlCharactersInUrl(new Request(url));
+      return refused ? `${refused.status} ${((await refused.json()) as { error: string }).error}` : "ok";
+    };
+    for (const url of ["/resources/offline/bundle?target=category&slug=%00", "/flashcard-v2/%00", "/x?%01=1", "/x?q=%7F"]) {
+      expect(await status(`https://nika.test${url}`), url).toBe(CONTROL);
+    }
+    for (const url of ["/signin?redirectTo=%2F%09%2Fevil", "/x?q=a%20b", "/%E0%A4%A", "/courses?tab=1"]) {
+      expect(await status(`https://nika.test${url}`), url).toBe("ok");
+    }
   });
 });

@@ -2,7 +2,8 @@
 // thrown with a 4xx status and a short pt-BR message, checked in this order:
 //   content type not accepted → 415 · declared Content-Length over the cap → 413 (before reading) ·
 //   more bytes than the cap arrive → 413 (while reading) · unreadable body → 400 · a field sent twice
-//   → 400 · schema → 400 reply.
+//   → 400 · a control character in any text → 400 · schema → 400 reply.
+// The URL gets the same control-character rule once for every route, in the worker (`refuseControlCharactersInUrl`).
 // Files in multipart bodies can be streamed part by part (`readMultipart`) so workerd never holds more
 // than the caps in memory. Path ids are checked here too (`requireUuidParam`: malformed → 404), and
 // `notFound` is the one 404 of loaders and actions.
@@ -25,7 +26,59 @@ export const BODY_MESSAGES = {
   invalid: "Dados inválidos.",
   unknownIntent: "Ação inválida.",
   duplicatedField: "Campo repetido no envio.",
+  controlCharacter: "O envio contém caracteres inválidos.",
 } as const;
+
+/**
+ * Control characters no form or script of the app sends: Postgres refuses NUL in text outright (a 500 if it got that
+ * far), and the others are only ever a forged request. Tab, line feed and carriage return are a textarea's own.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+export const hasControlCharacters = (text: string) => CONTROL_CHARACTERS.test(text);
+
+const controlCharacterRefusal = () => refusal(400, BODY_MESSAGES.controlCharacter, "control_character");
+
+/** Every name and text value of a form (file names included): a control character in any of them → 400. */
+function refuseControlCharacters(form: FormData) {
+  for (const [name, value] of form) {
+    const text = typeof value === "string" ? value : value.name;
+    if (hasControlCharacters(name) || hasControlCharacters(text)) throw controlCharacterRefusal();
+  }
+}
+
+/** The same for every string (and key) of a parsed JSON value. */
+function refuseControlCharactersInJson(value: unknown): void {
+  if (typeof value === "string") {
+    if (hasControlCharacters(value)) throw controlCharacterRefusal();
+  } else if (Array.isArray(value)) {
+    for (const item of value) refuseControlCharactersInJson(item);
+  } else if (value && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) {
+      if (hasControlCharacters(key)) throw controlCharacterRefusal();
+      refuseControlCharactersInJson(item);
+    }
+  }
+}
+
+/**
+ * The URL's path (decoded, as route params see it) and query: a control character in either is a 400 before any route
+ * runs (the worker calls this for every request), so no loader has to remember it. Null when the URL is fine.
+ */
+export function refuseControlCharactersInUrl(request: Request): Response | null {
+  const url = new URL(request.url);
+  let path: string;
+  try {
+    path = decodeURIComponent(url.pathname);
+  } catch {
+    path = url.pathname; // a malformed escape is the router's 404 to answer, not ours
+  }
+  if (hasControlCharacters(path)) return controlCharacterRefusal();
+  for (const [name, value] of url.searchParams) {
+    if (hasControlCharacters(name) || hasControlCharacters(value)) return controlCharacterRefusal();
+  }
+  return null;
+}
 
 export type BodyKind = "urlencoded" | "multipart" | "json" | "text";
 
@@ -146,6 +199,7 @@ export async function readFormData(request: Request, options: ReadOptions = {}):
     throw refusal(400, BODY_MESSAGES.unreadable);
   }
   refuseRepeatedNames(form.keys());
+  refuseControlCharacters(form);
   return form;
 }
 
@@ -183,6 +237,7 @@ export async function readJson<Schema extends z.ZodType>(
   } catch {
     throw refusal(400, BODY_MESSAGES.unreadable);
   }
+  refuseControlCharactersInJson(value);
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw refusal(400, BODY_MESSAGES.invalid, "invalid");
   return parsed.data;
@@ -231,9 +286,11 @@ export async function readMultipart(request: Request, maxBytes: number, onFile: 
   const ownErrors = new Set<unknown>(); // what the file handler threw passes through unchanged
   const names: string[] = [];
   let oversizedText = false;
+  let controlInFileName = false;
   try {
     const form = await parseMultipartFormData(limited, async (part) => {
       names.push(part.name);
+      if (part.filename && hasControlCharacters(part.filename)) controlInFileName = true;
       if (typeof part.filename === "string") {
         try {
           const value = await onFile(part);
@@ -251,6 +308,8 @@ export async function readMultipart(request: Request, maxBytes: number, onFile: 
     // Refused only once the parser is done: stopping it half-way leaves the runtime a half-read request.
     if (oversizedText) throw new BodyTooLargeError(MAX_TEXT_PART_BYTES);
     refuseRepeatedNames(names);
+    if (controlInFileName || names.some(hasControlCharacters)) throw controlCharacterRefusal();
+    refuseControlCharacters(form);
     return form;
   } catch (error) {
     await counted.cancel();

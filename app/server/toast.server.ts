@@ -2,15 +2,23 @@
 // so toasts also appear when JavaScript is off. The cookie is signed with SESSION_SECRET: a toast
 // set by anyone else on the domain (forged or tampered) is dropped unseen.
 import { createCookie, redirect } from "react-router";
-import type { Env } from "./env";
+import { isProduction, type Env } from "./env";
 
 export type ToastType = "success" | "error" | "info";
 export type Toast = { type: ToastType; title: string; description?: string };
 
-type Secret = Pick<Env, "SESSION_SECRET">;
+type Secret = Pick<Env, "SESSION_SECRET" | "APP_ENV">;
 
+// Secure in production, like the session cookie: a toast names what the learner just did.
 const toastCookie = (env: Secret) =>
-  createCookie("nika_toast", { path: "/", httpOnly: true, sameSite: "lax", maxAge: 60, secrets: [env.SESSION_SECRET] });
+  createCookie("nika_toast", {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: isProduction(env),
+    maxAge: 60,
+    secrets: [env.SESSION_SECRET],
+  });
 
 const TOAST_TYPES: readonly string[] = ["success", "error", "info"] satisfies ToastType[];
 

@@ -370,6 +370,37 @@ const CORPUS: Malformed[] = [
     ]),
   },
   { name: "unknown intent", headers: { "Content-Type": FORM }, body: Buffer.from("intent=__drop_table__&content=oi") },
+  // A NUL byte (Postgres refuses it in text) and other control characters, in every field a route may read.
+  {
+    name: "NUL and control characters (url-encoded)",
+    headers: { "Content-Type": FORM },
+    body: Buffer.from(
+      "intent=comment&content=oi%00&email=a%00%40b.c&text=%01&title=T%1B&name=%00&slug=%00&category=%00&redirectTo=%2F%00&url=%7F&q=%08",
+    ),
+  },
+  {
+    name: "NUL and control characters (JSON)",
+    headers: { "Content-Type": "application/json" },
+    body: Buffer.from(
+      JSON.stringify({
+        intent: "comment",
+        content: "\u0000",
+        target: "category",
+        slug: "\u0000",
+        text: "\u0007",
+        answers: [{ cardId: "\u0000" }],
+      }),
+    ),
+  },
+  {
+    name: "NUL and control characters (multipart)",
+    headers: { "Content-Type": "multipart/form-data; boundary=BNUL" },
+    body: multipart("BNUL", [
+      { name: "intent", body: "upload" },
+      { name: "title", body: "Aula\u0000" },
+      ...FILE_FIELDS.map((name) => ({ name, filename: "a\u0001.pdf", type: "application/pdf", body: "x" })),
+    ]),
+  },
   {
     name: "numbers out of range",
     headers: { "Content-Type": FORM },
@@ -463,6 +494,48 @@ test("pages and actions answer every role as their declaration says", async ({},
   await restoreSiteSettings();
   console.log(`[contract] access table: ${requests} requests over ${checked.filter((r) => r.addressable).length} addressable routes`);
   expect(mismatches).toEqual([]);
+});
+
+test("a NUL or another control character in any route's path or query is a 400 with the pt-BR message", async ({}, testInfo) => {
+  test.setTimeout(240_000);
+  const failures: string[] = [];
+  let requests = 0;
+  const accounts = await accountsFor(testInfo);
+  const samples = await arrangeSamples(accounts.learner!);
+  const QUERIES = ["?slug=%00", "?redirectTo=%2F%00", "?q=%01&page=1", "?%00=1", "?c=%1B", "?target=category&slug=%7F"];
+  try {
+    for (const route of checked.filter((r) => r.addressable && r.access)) {
+      const url = urlOf(route, samples);
+      const withNulParam = route.path.includes(":") ? url.replace(/\/[^/]+$/, "/%00") : null;
+      for (const who of ["anonymous", "learner", "admin"] as const) {
+        const cookie = accounts[who]?.cookie;
+        const sent = [...QUERIES.map((query) => ["GET", url + query] as const), ["POST", actionUrl(route, url + QUERIES[0]!)] as const];
+        if (withNulParam) sent.push(["GET", withNulParam]);
+        for (const [method, target] of sent) {
+          const got = await send(method, target, {
+            cookie,
+            headers: { Accept: "text/html", "Content-Type": FORM },
+            body: method === "POST" ? Buffer.from("intent=x") : undefined,
+          });
+          requests++;
+          const message = (() => {
+            try {
+              return (JSON.parse(got.body) as { error?: string }).error;
+            } catch {
+              return null;
+            }
+          })();
+          if (got.status !== 400 || message !== BODY_MESSAGES.controlCharacter) {
+            failures.push(`${method} ${target} as ${who}: ${got.status} ${got.body.slice(0, 120)}`);
+          }
+        }
+      }
+    }
+  } finally {
+    await cleanSamples(samples);
+  }
+  console.log(`[contract] control characters in URLs: ${requests} requests`);
+  expect(failures).toEqual([]);
 });
 
 test("malformed requests to every action and resource route get a 4xx and change nothing", async ({}, testInfo) => {

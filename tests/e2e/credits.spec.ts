@@ -1,5 +1,16 @@
 import { eq, inArray } from "drizzle-orm";
-import { creditLedger, rateLimitAttempts, users } from "../../app/server/schema";
+import {
+  authTokens,
+  chatConversations,
+  clientErrorReports,
+  creditLedger,
+  liveSessions,
+  mailOutbox,
+  offlineBundles,
+  rateLimitAttempts,
+  sessions,
+  users,
+} from "../../app/server/schema";
 import { expect, test, userById, withDb } from "./support";
 
 test("the monthly cron trigger renews credits in the worker", async ({ request, createAccount }, testInfo) => {
@@ -68,4 +79,137 @@ test("the hourly cron trigger prunes the rate limits' attempts older than a day 
 
   const left = () => withDb((db) => db.select({ id: rateLimitAttempts.id }).from(rateLimitAttempts).where(inArray(rateLimitAttempts.id, ids)));
   await expect.poll(async () => (await left()).map((row) => row.id)).toEqual([ids[1]]);
+});
+
+test("the hourly cron trigger prunes every table past its retention (README, Operations) and keeps the rest", async ({
+  request,
+  createAccount,
+}, testInfo) => {
+  test.skip(testInfo.project.name !== "js", "no page involved; run once");
+  const { id: userId, email } = await createAccount("learner", { label: "retention" });
+  const ago = (days: number) => new Date(Date.now() - days * 86_400_000);
+  const marker = `retencao-${crypto.randomUUID()}`;
+  const rows = await withDb(async (db) => {
+    const mails = await db
+      .insert(mailOutbox)
+      .values(
+        [8, 6].map((days) => ({
+          toAddress: email,
+          subject: marker,
+          textBody: "x",
+          htmlBody: "x",
+          kind: "test",
+          status: "sent",
+          createdAt: ago(days),
+        })),
+      )
+      .returning({ id: mailOutbox.id });
+    const expiredSession = await db
+      .insert(sessions)
+      .values([
+        { id: `${marker}-gone`, userId, expiresAt: ago(1 / 1440) },
+        { id: `${marker}-kept`, userId, expiresAt: ago(-1) },
+      ])
+      .returning({ id: sessions.id });
+    const tokens = await db
+      .insert(authTokens)
+      .values([
+        { userId, tokenHash: `${marker}-1`, purpose: "password_reset", expiresAt: ago(8) },
+        { userId, tokenHash: `${marker}-2`, purpose: "password_reset", expiresAt: ago(6) },
+        { userId, tokenHash: `${marker}-3`, purpose: "password_reset", expiresAt: ago(-1), usedAt: ago(8) },
+      ])
+      .returning({ id: authTokens.id });
+    const bundles = await db
+      .insert(offlineBundles)
+      .values([31, 29].map((days) => ({ userId, kind: "review" as const, cards: {}, issuedAt: ago(days + 14), expiresAt: ago(days) })))
+      .returning({ id: offlineBundles.id });
+    const [conversation] = await db.insert(chatConversations).values({ userId, mode: "english" }).returning({ id: chatConversations.id });
+    const live = await db
+      .insert(liveSessions)
+      .values(
+        [31, 29].map((days) => ({
+          userId,
+          conversationId: conversation!.id,
+          status: "ended" as const,
+          creditsPerMinute: 1,
+          startedAt: ago(days),
+          endedAt: ago(days),
+        })),
+      )
+      .returning({ id: liveSessions.id });
+    const reports = await db
+      .insert(clientErrorReports)
+      .values([31, 1].map((days) => ({ userId, name: marker, message: "x", createdAt: ago(days) })))
+      .returning({ id: clientErrorReports.id });
+    return { mails, expiredSession, tokens, bundles, live, reports };
+  });
+
+  const fired = await request.get("/__scheduled?cron=0+*+*+*+*");
+  expect(await fired.text()).toContain("Ran scheduled event");
+
+  const left = () =>
+    withDb(async (db) => ({
+      mails: await db
+        .select({ id: mailOutbox.id })
+        .from(mailOutbox)
+        .where(
+          inArray(
+            mailOutbox.id,
+            rows.mails.map((r) => r.id),
+          ),
+        ),
+      expiredSession: await db
+        .select({ id: sessions.id })
+        .from(sessions)
+        .where(
+          inArray(
+            sessions.id,
+            rows.expiredSession.map((r) => r.id),
+          ),
+        ),
+      tokens: await db
+        .select({ id: authTokens.id })
+        .from(authTokens)
+        .where(
+          inArray(
+            authTokens.id,
+            rows.tokens.map((r) => r.id),
+          ),
+        ),
+      bundles: await db
+        .select({ id: offlineBundles.id })
+        .from(offlineBundles)
+        .where(
+          inArray(
+            offlineBundles.id,
+            rows.bundles.map((r) => r.id),
+          ),
+        ),
+      live: await db
+        .select({ id: liveSessions.id })
+        .from(liveSessions)
+        .where(
+          inArray(
+            liveSessions.id,
+            rows.live.map((r) => r.id),
+          ),
+        ),
+      reports: await db
+        .select({ id: clientErrorReports.id })
+        .from(clientErrorReports)
+        .where(
+          inArray(
+            clientErrorReports.id,
+            rows.reports.map((r) => r.id),
+          ),
+        ),
+    }));
+  await expect.poll(left).toEqual({
+    mails: [rows.mails[1]],
+    expiredSession: [rows.expiredSession[1]],
+    tokens: [rows.tokens[1]],
+    bundles: [rows.bundles[1]],
+    live: [rows.live[1]],
+    reports: [rows.reports[1]],
+  });
 });

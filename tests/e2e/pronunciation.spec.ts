@@ -12,7 +12,7 @@ import { and, eq } from "drizzle-orm";
 import { encodeWav } from "../../app/lib/audio/wav";
 import { pronunciationAttempts, users } from "../../app/server/schema";
 import { chunk, fmtChunk, listChunk, riffWave, toneChunk } from "../fixtures/wav";
-import { expect, expectAccessible, holdRequests, jsEnabled, test, userById, visit, withDb } from "./support";
+import { expect, expectAccessible, holdRequests, jsEnabled, test, userById, visit, waitForHydration, withDb } from "./support";
 
 const wavPath = join(tmpdir(), "nika-e2e-pronunciation.wav");
 writeFileSync(
@@ -189,4 +189,20 @@ test("with JavaScript: 15 skeleton cards while the list loads on a client naviga
   release();
   await expect(page.getByTestId("level-card")).toHaveCount(100);
   await expect(page.getByTestId("level-skeleton")).toHaveCount(0);
+});
+
+test("with JavaScript: a level card is prefetched on hover and opened on the client", async ({ page, learner: _ }, testInfo) => {
+  test.skip(!jsEnabled(testInfo), "client navigation needs JavaScript");
+  await visit(page, "/pronunciation-game");
+  await waitForHydration(page);
+  const card = page.getByTestId("level-card").nth(2);
+  await expect(card).toHaveAttribute("href", "/pronunciation-game/3");
+  // The cards are plain links the list navigates with (components/LinkList.tsx): hovering one prefetches its route.
+  await card.hover();
+  await expect(page.locator('link[rel="prefetch"][href^="/pronunciation-game/3.data"]')).toBeAttached();
+  await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
+  await card.click();
+  await expect(page).toHaveRedirectedTo("/pronunciation-game/3");
+  await expect(page.getByRole("button", { name: "Enviar gravação" })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
 });

@@ -43,7 +43,7 @@ describe("the flash toast cookie", () => {
     const signature = genuine.slice(genuine.lastIndexOf("."));
     const tampered = `nika_toast=${base64({ ...TOAST, title: "Pagamento recusado" })}${signature}`;
     expect(await pageWith(tampered)).toEqual({ status: 200, toast: null, cleared: true });
-    const otherSecret = pairOf(await toastHeader({ SESSION_SECRET: "outro-segredo" }, TOAST));
+    const otherSecret = pairOf(await toastHeader({ ...TEST_ENV, SESSION_SECRET: "outro-segredo" }, TOAST));
     expect(await pageWith(otherSecret)).toEqual({ status: 200, toast: null, cleared: true });
   });
 
@@ -55,6 +55,13 @@ describe("the flash toast cookie", () => {
   it("shows nothing for a signed value that is not a toast", async () => {
     const signedOther = pairOf(await toastHeader(TEST_ENV, { type: "warning", title: 1 } as unknown as Toast));
     expect(await pageWith(signedOther)).toEqual({ status: 200, toast: null, cleared: true });
+  });
+
+  it("is Secure in production, like the session cookie, and not on plain-HTTP development", async () => {
+    expect(await toastHeader({ ...TEST_ENV, APP_ENV: "production" }, TOAST)).toMatch(/; Secure/i);
+    expect(await toastHeader(TEST_ENV, TOAST)).not.toMatch(/; Secure/i);
+    const redirected = await redirectWithToast({ ...TEST_ENV, APP_ENV: "production" }, "/config", TOAST);
+    expect(redirected.headers.getSetCookie().join("\n")).toMatch(/^nika_toast=.*; Secure/im);
   });
 
   it("sets no cookie on a page without a toast", async () => {

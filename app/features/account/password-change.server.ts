@@ -5,7 +5,7 @@ import { and, eq, ne } from "drizzle-orm";
 import type { AppLoadContext } from "react-router";
 import { forgetUserSessions, type SessionUser } from "~/server/auth.server";
 import { hashPassword, verifyPassword } from "~/server/password";
-import { checkLimit, clearAttempts, LIMITS, recordAttempt } from "~/server/rate-limit.server";
+import { claimAttempt, clearAttempts, LIMITS } from "~/server/rate-limit.server";
 import { passwordCredentials, sessions } from "~/server/schema";
 
 export type PasswordChangeResult =
@@ -18,8 +18,9 @@ export async function changePassword(
 ): Promise<PasswordChangeResult> {
   const { db } = context;
   // Counted per account: the learner is signed in, so the account is the subject being guessed.
-  const limit = await checkLimit(db, LIMITS.passwordChange, user.id);
-  if (!limit.allowed) return { status: "rate_limited", retryAfterMs: limit.retryAfterMs };
+  // Claimed before the check, so a burst cannot try more than the limit; a success clears them all.
+  const claim = await claimAttempt(db, LIMITS.passwordChange, user.id);
+  if (!claim.allowed) return { status: "rate_limited", retryAfterMs: claim.retryAfterMs };
 
   const [credentials] = await db
     .select({ passwordHash: passwordCredentials.passwordHash })
@@ -27,10 +28,7 @@ export async function changePassword(
     .where(eq(passwordCredentials.userId, user.id));
   // An account without a password (none yet) cannot prove the current one.
   const ok = credentials ? await verifyPassword(input.currentPassword, credentials.passwordHash) : false;
-  if (!ok) {
-    await recordAttempt(db, LIMITS.passwordChange, user.id);
-    return { status: "wrong_password" };
-  }
+  if (!ok) return { status: "wrong_password" };
 
   const passwordHash = await hashPassword(input.newPassword);
   const ended = await db.transaction(async (tx) => {

@@ -7,7 +7,7 @@ import { creditPeriod, monthlyAllowance } from "~/server/credits.server";
 import { getFlags } from "~/server/flags.server";
 import { sendMail } from "~/server/mail.server";
 import { hashPassword } from "~/server/password";
-import { checkLimit, LIMITS, recordAttempt } from "~/server/rate-limit.server";
+import { checkLimit, claimAttempt, LIMITS, recordAttempt } from "~/server/rate-limit.server";
 import { creditLedger, passwordCredentials, users } from "~/server/schema";
 import { confirmEmailChange } from "./email-change.server";
 import { confirmationEmail, passwordResetEmail, welcomeEmail } from "./emails.server";
@@ -40,9 +40,8 @@ export async function signUp(context: AppLoadContext, input: SignupInput, origin
   const flags = await getFlags(context);
   if (!flags.signup_enabled) return { status: "disabled" };
 
-  const limit = await checkLimit(db, LIMITS.signup, input.email);
-  if (!limit.allowed) return { status: "rate_limited", retryAfterMs: limit.retryAfterMs };
-  await recordAttempt(db, LIMITS.signup, input.email);
+  const claim = await claimAttempt(db, LIMITS.signup, input.email);
+  if (!claim.allowed) return { status: "rate_limited", retryAfterMs: claim.retryAfterMs };
 
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, input.email));
   if (existing) return { status: "email_exists" };
@@ -77,6 +76,8 @@ export async function signUp(context: AppLoadContext, input: SignupInput, origin
   // The welcome e-mail is a courtesy: its failure never fails the sign-up.
   await sendMail(db, context.cloudflare.env, welcomeEmail(input.email, input.name)).catch(() => {});
   if (token) {
+    // The first link starts the resend wait, as a resend would.
+    await recordAttempt(db, LIMITS.verificationResend, input.email);
     await mailVerificationLink(context, { email: input.email, name: input.name }, token, origin).catch((error: unknown) =>
       console.error("sign-up: the confirmation e-mail was not sent", error),
     );
@@ -84,9 +85,8 @@ export async function signUp(context: AppLoadContext, input: SignupInput, origin
   return { status: "created", userId, emailConfirmationRequired: flags.email_confirmation_required, sessionCookie };
 }
 
-/** Mails a confirmation link (counted against the resend limit). */
+/** Mails a confirmation link; its caller has counted it against the resend limit. */
 async function mailVerificationLink(context: AppLoadContext, user: { email: string; name: string }, token: string, origin: string) {
-  await recordAttempt(context.db, LIMITS.verificationResend, user.email);
   const link = `${origin}/confirm-email?token_hash=${encodeURIComponent(token)}&type=signup`;
   await sendMail(context.db, context.cloudflare.env, confirmationEmail(user.email, user.name, link));
 }
@@ -104,8 +104,8 @@ export type ResendResult = { status: "sent" } | { status: "rate_limited"; retryA
  * the page reveals nothing about who is registered; the 45 s limit applies either way.
  */
 export async function resendVerification(context: AppLoadContext, email: string, origin: string): Promise<ResendResult> {
-  const limit = await checkLimit(context.db, LIMITS.verificationResend, email);
-  if (!limit.allowed) return { status: "rate_limited", retryAfterMs: limit.retryAfterMs };
+  const claim = await claimAttempt(context.db, LIMITS.verificationResend, email);
+  if (!claim.allowed) return { status: "rate_limited", retryAfterMs: claim.retryAfterMs };
   const [user] = await context.db
     .select({ id: users.id, name: users.name, confirmedAt: users.emailConfirmedAt })
     .from(users)
@@ -113,7 +113,7 @@ export async function resendVerification(context: AppLoadContext, email: string,
   if (user && !user.confirmedAt) {
     const token = await issueToken(context.db, user.id, "email_verification");
     await mailVerificationLink(context, { email, name: user.name }, token, origin);
-  } else await recordAttempt(context.db, LIMITS.verificationResend, email);
+  }
   return { status: "sent" };
 }
 
@@ -156,9 +156,8 @@ export async function confirmEmail(context: AppLoadContext, token: string, kind:
 /** Sends a reset link when the address is registered; silent otherwise (and when rate-limited). */
 export async function requestPasswordReset(context: AppLoadContext, email: string, origin: string) {
   const { db } = context;
-  const limit = await checkLimit(db, LIMITS.passwordReset, email);
-  if (!limit.allowed) return;
-  await recordAttempt(db, LIMITS.passwordReset, email);
+  const claim = await claimAttempt(db, LIMITS.passwordReset, email);
+  if (!claim.allowed) return;
   const [user] = await db.select({ id: users.id, name: users.name }).from(users).where(eq(users.email, email));
   if (!user) return;
   const token = await issueToken(db, user.id, "password_reset");

@@ -6,7 +6,7 @@ import type { AppLoadContext } from "react-router";
 import { rowsOf, uniqueViolation } from "~/server/db.server";
 import { sendMail } from "~/server/mail.server";
 import { sha256Hex } from "~/server/password";
-import { checkLimit, LIMITS, recordAttempt, type Limit } from "~/server/rate-limit.server";
+import { checkLimit, claimAttempt, LIMITS, recordAttempt, type Limit } from "~/server/rate-limit.server";
 import { authTokens, users } from "~/server/schema";
 import { emailChangeEmail, emailChangeNoticeEmail } from "./emails.server";
 import { issueToken } from "./tokens.server";
@@ -43,18 +43,26 @@ async function pendingLinkExists(context: AppLoadContext, userId: string) {
   return Boolean(row);
 }
 
-/** The 10-minute block, or the send limit (whose refusal starts the block). */
+/** The 10-minute block, or the send limit (whose refusal starts the block). Read only: `claimLink` takes the limit. */
 async function limitRefusal(context: AppLoadContext, userId: string): Promise<EmailChangeRefusal | null> {
   const block = await checkLimit(context.db, EMAIL_CHANGE_BLOCK, userId);
   if (!block.allowed) return { status: "rate_limited", retryAfterMs: block.retryAfterMs };
   const limit = await checkLimit(context.db, LIMITS.emailChange, userId);
-  if (limit.allowed) return null;
-  await recordAttempt(context.db, EMAIL_CHANGE_BLOCK, userId);
+  return limit.allowed ? null : startBlock(context, userId);
+}
+
+async function startBlock(context: AppLoadContext, userId: string): Promise<EmailChangeRefusal> {
+  if ((await checkLimit(context.db, EMAIL_CHANGE_BLOCK, userId)).allowed) await recordAttempt(context.db, EMAIL_CHANGE_BLOCK, userId);
   return { status: "rate_limited", retryAfterMs: EMAIL_CHANGE_BLOCK.windowMs };
 }
 
+/** Takes one link of the limit, atomically (a burst of requests gets only what is left), or starts the block. */
+async function claimLink(context: AppLoadContext, userId: string): Promise<EmailChangeRefusal | null> {
+  const claim = await claimAttempt(context.db, LIMITS.emailChange, userId);
+  return claim.allowed ? null : startBlock(context, userId);
+}
+
 async function sendLink(context: AppLoadContext, user: EmailChangeUser, newEmail: string, origin: string) {
-  await recordAttempt(context.db, LIMITS.emailChange, user.id);
   const token = await issueToken(context.db, user.id, "email_change", newEmail);
   await sendMail(context.db, context.cloudflare.env, emailChangeEmail(newEmail, user.name, confirmLink(origin, token)));
 }
@@ -75,7 +83,7 @@ export async function requestEmailChange(
   newEmail: string,
   origin: string,
 ): Promise<EmailChangeResult> {
-  const refusal = await checkEmailChange(context, user, newEmail);
+  const refusal = (await checkEmailChange(context, user, newEmail)) ?? (await claimLink(context, user.id));
   if (refusal) return refusal;
   await context.db.update(users).set({ newEmail, updatedAt: new Date() }).where(eq(users.id, user.id));
   await sendLink(context, user, newEmail, origin);
@@ -87,7 +95,7 @@ export async function requestEmailChange(
 /** A new link for the pending change (the old one stops working). */
 export async function resendEmailChange(context: AppLoadContext, user: EmailChangeUser, origin: string): Promise<EmailChangeResult> {
   if (!user.newEmail) return { status: "nothing_pending" };
-  const refusal = await limitRefusal(context, user.id);
+  const refusal = (await limitRefusal(context, user.id)) ?? (await claimLink(context, user.id));
   if (refusal) return refusal;
   await sendLink(context, user, user.newEmail, origin);
   return { status: "sent", email: user.newEmail };

@@ -7,7 +7,7 @@ import { isUuid } from "~/lib/ids";
 import { forgetUserSessions } from "~/server/auth.server";
 import { creditPaidPurchase, takeBackRefundedPurchase } from "~/server/credits.server";
 import { stripeClient, type Stripe } from "~/server/payments.server";
-import { checkLimit, LIMITS, minutesLeft, recordAttempt } from "~/server/rate-limit.server";
+import { claimAttempt, LIMITS, minutesLeft } from "~/server/rate-limit.server";
 import { creditPurchases, users } from "~/server/schema";
 import { BILLING_TEXT, CURRENCY, parseCreditPacks, type CreditPack } from "./packs";
 
@@ -34,9 +34,8 @@ export async function startCheckout(
 ): Promise<CheckoutResult> {
   const stripe = stripeClient(context.cloudflare.env);
   if (!stripe) return { status: "unavailable" };
-  const limit = await checkLimit(context.db, LIMITS.checkout, user.id);
-  if (!limit.allowed) return { status: "rate_limited", minutes: minutesLeft(limit.retryAfterMs) };
-  await recordAttempt(context.db, LIMITS.checkout, user.id);
+  const claim = await claimAttempt(context.db, LIMITS.checkout, user.id);
+  if (!claim.allowed) return { status: "rate_limited", minutes: minutesLeft(claim.retryAfterMs) };
 
   let session: Stripe.Checkout.Session;
   try {

@@ -112,9 +112,10 @@ export async function uploadMaterial(context: AppLoadContext, request: Request, 
     // The body helper refuses by status: too large (413) keeps the drawer's message; 415 is not a form.
     if (error instanceof Response && error.status === 413) return { status: "too_large" };
     if (error instanceof Response && error.status === 400) {
-      // A field sent twice says so; any other broken body gets the drawer's own message.
+      // A field sent twice or a control character says so; any other broken body gets the drawer's own message.
       const message = await refusalMessage(error);
-      return { status: "unreadable", message: message === BODY_MESSAGES.duplicatedField ? message : "Não foi possível ler o arquivo enviado." };
+      const own = message === BODY_MESSAGES.duplicatedField || message === BODY_MESSAGES.controlCharacter;
+      return { status: "unreadable", message: own ? message : "Não foi possível ler o arquivo enviado." };
     }
     if (error instanceof Response) throw error;
     if (error instanceof TooLargeError || error instanceof BodyTooLargeError) return { status: "too_large" };

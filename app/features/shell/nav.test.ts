@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { isSafeRedirect } from "~/lib/safe-redirect";
 import { BOTTOM_ITEMS, SIDEBAR_ITEMS, isNavItemActive } from "./nav";
-import { isSafeRedirect, readSidebarOpen, sidebarCookie } from "./sidebar-state";
+import { readSidebarOpen, sidebarCookie } from "./sidebar-state";
 
 const item = (to: string) => SIDEBAR_ITEMS.find((i) => i.to === to)!;
 

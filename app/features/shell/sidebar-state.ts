@@ -19,8 +19,3 @@ export function readSidebarOpen(cookieHeader: string | null | undefined): boolea
 export function sidebarCookie(open: boolean, { secure = false }: { secure?: boolean } = {}): string {
   return `${SIDEBAR_COOKIE}=${open}; Path=/; Max-Age=${SIDEBAR_COOKIE_MAX_AGE}; SameSite=Lax${secure ? "; Secure" : ""}`;
 }
-
-/** Only same-site relative paths: starts with "/" but not "//" or "/\". */
-export function isSafeRedirect(to: unknown): to is string {
-  return typeof to === "string" && to.startsWith("/") && !to.startsWith("//") && !to.startsWith("/\\");
-}

@@ -14,7 +14,7 @@ import type { RouteHandle } from "~/lib/access";
 import { whenSettled } from "~/lib/when-settled";
 import { createSession, redirectIfSignedIn, safeRedirect } from "~/server/auth.server";
 import { getFlags } from "~/server/flags.server";
-import { checkLimit, clearAttempts, LIMITS, minutesLeft, recordAttempt } from "~/server/rate-limit.server";
+import { claimAttempt, clearAttempts, LIMITS, minutesLeft, releaseAttempt } from "~/server/rate-limit.server";
 import { readFormData } from "~/server/request.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/signin";
@@ -45,9 +45,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   // after they were accepted (the flags, the new session) its 'Erro inesperado…'.
   let failure: string = FAILURE_MESSAGES.signin;
   try {
-    const limit = await checkLimit(context.db, LIMITS.signin, email);
-    if (!limit.allowed) {
-      return reply("rate_limited", 429, ["Muitas tentativas", `Aguarde ${minutesLeft(limit.retryAfterMs)} minutos antes de tentar novamente.`]);
+    // Every check of a password is claimed first, so a burst cannot try more than the limit; a right one is given back.
+    const claim = await claimAttempt(context.db, LIMITS.signin, email);
+    if (!claim.allowed) {
+      return reply("rate_limited", 429, ["Muitas tentativas", `Aguarde ${minutesLeft(claim.retryAfterMs)} minutos antes de tentar novamente.`]);
     }
     // The body is read once (above); the strategy gets the same fields.
     const user = await createAuthenticator(context)
@@ -56,10 +57,8 @@ export async function action({ request, context }: Route.ActionArgs) {
         if (error instanceof InvalidCredentialsError) return null;
         throw error;
       });
-    if (!user) {
-      await recordAttempt(context.db, LIMITS.signin, email);
-      return reply("invalid_credentials", 401, ["Email ou senha incorretos. Tente novamente."]);
-    }
+    if (!user) return reply("invalid_credentials", 401, ["Email ou senha incorretos. Tente novamente."]);
+    await releaseAttempt(context.db, claim);
 
     failure = FAILURE_MESSAGES.unexpected;
     const flags = await getFlags(context);

@@ -6,7 +6,7 @@ import { REFUSALS, type GameTarget } from "~/features/flashcards";
 import { estimateBundle, issueBundle, type BundleDeps, type BundleRefusal } from "~/features/offline/bundle.server";
 import type { RouteHandle } from "~/lib/access";
 import { checkAccess } from "~/server/auth.server";
-import { checkLimit, LIMITS, minutesLeft, recordAttempt } from "~/server/rate-limit.server";
+import { claimAttempt, LIMITS, minutesLeft, releaseAttempt } from "~/server/rate-limit.server";
 import { BODY_MESSAGES, methodNotAllowed, readJson, refusal } from "~/server/request.server";
 import { mediaBucket } from "~/server/storage.server";
 
@@ -46,15 +46,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const input = await readJson(request, targetSchema);
   const userId = access.user.id;
   // Each download stores a bundle: a script asking in a loop is stopped.
-  const limit = await checkLimit(context.db, LIMITS.offlineBundle, userId);
-  if (!limit.allowed) {
-    const minutes = minutesLeft(limit.retryAfterMs);
+  const claim = await claimAttempt(context.db, LIMITS.offlineBundle, userId);
+  if (!claim.allowed) {
+    const minutes = minutesLeft(claim.retryAfterMs);
     return refusal(429, `Muitos downloads seguidos. Tente de novo em ${minutes} min.`, "rate_limited", {
-      "Retry-After": String(Math.ceil(limit.retryAfterMs / 1000)),
+      "Retry-After": String(Math.ceil(claim.retryAfterMs / 1000)),
     });
   }
   const result = await issueBundle(deps(context), userId, toGameTarget(input), new Date());
-  if (!result.ok) return refused(result.code);
-  await recordAttempt(context.db, LIMITS.offlineBundle, userId);
+  // A refused download stored nothing: it does not count.
+  if (!result.ok) {
+    await releaseAttempt(context.db, claim);
+    return refused(result.code);
+  }
   return Response.json({ bundle: result.bundle }, { headers: { "Cache-Control": "no-store" } });
 }

@@ -1,7 +1,9 @@
 import { redirect } from "react-router";
 import { z } from "zod";
-import { isSafeRedirect, sidebarCookie } from "~/features/shell/sidebar-state";
+import { sidebarCookie } from "~/features/shell/sidebar-state";
 import type { RouteHandle } from "~/lib/access";
+import { isSafeRedirect } from "~/lib/safe-redirect";
+import { safeRedirect } from "~/server/auth.server";
 import { isProduction } from "~/server/env";
 import { parseForm } from "~/server/request.server";
 import type { Route } from "./+types/sidebar";
@@ -24,7 +26,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") return Response.json({ error: "Pedido inválido." }, { status: 400 });
   const { open, redirectTo } = submission.value;
   const secure = isProduction(context.cloudflare.env);
-  return redirect(redirectTo, {
+  return redirect(safeRedirect(redirectTo), {
     headers: { "Set-Cookie": sidebarCookie(open === "true", { secure }) },
   });
 }
