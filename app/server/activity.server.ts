@@ -41,6 +41,14 @@ export function saoPauloDay(at: Date): string {
   return `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
 }
 
+/**
+ * The first instant an action reported late (an offline game's claimed time) may still be credited to: the start of
+ * the São Paulo day before `now`'s. São Paulo has kept UTC−3 all year since 2019.
+ */
+export function earliestCreditableAt(now: Date): Date {
+  return new Date(`${addDays(saoPauloDay(now), -1)}T00:00:00-03:00`);
+}
+
 /** `day` (YYYY-MM-DD) moved by `days`. */
 export function addDays(day: string, days: number): string {
   const date = new Date(`${day}T12:00:00Z`);

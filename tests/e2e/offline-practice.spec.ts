@@ -256,7 +256,7 @@ test("a tampered bundle, another learner's and an expired one are refused by the
     const gameId = crypto.randomUUID();
     return {
       bundles: [{ id: bundleId, signature }],
-      games: [{ id: gameId, bundleId, questionCount: 1 }],
+      games: [{ id: gameId, bundleId, questionCount: Math.min(10, bundle.cards.length) }],
       answers: [
         { key: crypto.randomUUID(), gameId, position: 0, cardId: card.id, chosenId: card.options[0]!.id, answeredAt: new Date().toISOString() },
       ],

@@ -74,7 +74,13 @@ async function categoryBundle(userId: string, slug = "animais", now = NOW) {
 
 /** A played game: answers to the bundle's first `count` cards (right unless listed in `wrong`), a minute apart. */
 function play(bundle: IssuedBundle, options: { count?: number; questionCount?: number; wrong?: number[]; start?: Date; from?: number } = {}) {
-  const { count = 10, questionCount = count, wrong = [], start = new Date(Date.parse(bundle.issuedAt) + 60_000), from = 0 } = options;
+  const {
+    count = 10,
+    questionCount = Math.min(10, bundle.cards.length),
+    wrong = [],
+    start = new Date(Date.parse(bundle.issuedAt) + 60_000),
+    from = 0,
+  } = options;
   const game = { id: crypto.randomUUID(), bundleId: bundle.id, questionCount };
   const answers: QueuedAnswer[] = bundle.cards.slice(from, from + count).map((card, position) => ({
     key: crypto.randomUUID(),
@@ -409,7 +415,7 @@ describe("syncing answers", () => {
     const who = await learner(5);
     const bundle = await categoryBundle(who.id, "comidas");
     const first = play(bundle);
-    const second = play(bundle, { from: 10, count: 5, questionCount: 10 });
+    const second = play(bundle, { from: 10, count: 5 });
     const input = body([bundle], [first, second], [...first.answers, ...second.answers]);
     const results = await Promise.all([sync(who.id, input), sync(who.id, input), sync(who.id, input)]);
     const keys = [...first.answers, ...second.answers].map((a) => a.key).sort();
@@ -434,9 +440,9 @@ describe("syncing answers", () => {
   it("finishes a game over several syncs: the activity at the completing answer's time, on its São Paulo day", async () => {
     const who = await learner(5);
     const bundle = await categoryBundle(who.id, "esportes");
-    // 23:30 in São Paulo on the 24th is already the 25th in UTC.
+    // 23:30 in São Paulo on the 24th is already the 25th in UTC; synced the next morning, it keeps the 24th.
     const played = play(bundle, { start: new Date("2026-11-25T02:21:00Z") });
-    const later = new Date("2026-11-26T12:00:00Z");
+    const later = new Date("2026-11-25T12:00:00Z");
     const part = await sync(who.id, body([bundle], [played], played.answers.slice(0, 6)), later);
     expect(part.accepted).toHaveLength(6);
     expect((await gamesOf(who.id))[0]).toMatchObject({ answeredCount: 6, finishedAt: null });
@@ -446,6 +452,47 @@ describe("syncing answers", () => {
     expect((await gamesOf(who.id))[0]).toMatchObject({ answeredCount: 10, finishedAt: new Date("2026-11-25T02:30:00Z") });
     expect(await activitiesOf(who.id)).toEqual([{ kind: "flashcard_game", ref: played.game.id, day: "2026-11-24", points: 5 }]);
     expect(await ledgerOf(who.id)).toHaveLength(1);
+  });
+
+  it("a game claimed before yesterday counts for the day of the sync: it saves no broken streak (issue 47)", async () => {
+    const who = await learner(5);
+    const bundle = await categoryBundle(who.id, "esportes");
+    // Last active on the 24th with a 6-day streak and no protector; the sync comes on the 28th (São Paulo) and claims
+    // the game was played on the 25th, which would have extended the streak.
+    await db
+      .update(users)
+      .set({ lastActiveDay: "2026-11-24", currentStreak: 6, longestStreak: 6, streakFreezes: 0 })
+      .where(eq(users.id, who.id));
+    const played = play(bundle, { start: new Date("2026-11-25T15:00:00Z") });
+    const result = await sync(who.id, body([bundle], [played], played.answers), new Date("2026-11-28T15:00:00Z"));
+    expect(result.accepted).toHaveLength(10);
+    expect(await activitiesOf(who.id)).toEqual([{ kind: "flashcard_game", ref: played.game.id, day: "2026-11-28", points: 5 }]);
+    const [row] = await db.select().from(users).where(eq(users.id, who.id));
+    expect({ streak: row!.currentStreak, freezes: row!.streakFreezes, last: row!.lastActiveDay }).toEqual({
+      streak: 1,
+      freezes: 0,
+      last: "2026-11-28",
+    });
+    // FSRS still orders by the claim: the memory's last review is the claimed time.
+    expect((await memoryOf(who.id, played.answers[9]!.cardId))!.lastReview).toEqual(new Date(played.answers[9]!.answeredAt));
+  });
+
+  it("a game keeps the online shape: min(10, cards) questions and each card once, else invalid", async () => {
+    const who = await learner(5);
+    const bundle = await categoryBundle(who.id, "esportes");
+    expect(bundle.cards.length).toBeGreaterThan(10);
+    const short = play(bundle, { count: 3, questionCount: 3 });
+    const shortResult = await sync(who.id, body([bundle], [short], short.answers));
+    expect(shortResult.refused.map((r) => r.code)).toEqual(["invalid", "invalid", "invalid"]);
+    const repeated = play(bundle, { count: 2 });
+    repeated.answers[1] = { ...repeated.answers[1]!, cardId: repeated.answers[0]!.cardId, chosenId: repeated.answers[0]!.chosenId };
+    const repeatedResult = await sync(who.id, body([bundle], [repeated], repeated.answers));
+    expect(repeatedResult.accepted).toEqual([repeated.answers[0]!.key]);
+    expect(repeatedResult.refused).toEqual([{ key: repeated.answers[1]!.key, code: "invalid", message: "Este cartão já apareceu neste jogo." }]);
+    // The same card in a later sync of the same game is refused too.
+    const again = { ...repeated.answers[1]!, key: crypto.randomUUID(), position: 5 };
+    expect((await sync(who.id, body([bundle], [repeated], [again]))).refused.map((r) => r.code)).toEqual(["invalid"]);
+    expect(await gamesOf(who.id)).toHaveLength(1);
   });
 
   it("a Revisão played offline is a review game and a review activity", async () => {
@@ -517,13 +564,13 @@ describe("refusals", () => {
     const who = await learner(5);
     const bundle = await categoryBundle(who.id, "animais");
     const foreign = (await visibleCardsOf("comidas"))[0]!;
-    const played = play(bundle, { count: 6, questionCount: 6 });
+    const played = play(bundle, { count: 6 });
     const [ok, outside, notOption, badPosition, badTime, sameSpot] = played.answers as [QueuedAnswer, ...QueuedAnswer[]];
     outside!.cardId = foreign.id;
     outside!.chosenId = foreign.id;
     const card = bundle.cards.find((c) => c.id === notOption!.cardId)!;
     notOption!.chosenId = bundle.cards.find((c) => !card.options.some((o) => o.id === c.id))!.id;
-    badPosition!.position = 6;
+    badPosition!.position = 10;
     badTime!.answeredAt = "ontem";
     sameSpot!.position = ok.position;
     const unknownGame = { ...ok, key: crypto.randomUUID(), gameId: crypto.randomUUID() };
@@ -547,10 +594,10 @@ describe("refusals", () => {
     const first = await learner(5);
     const second = await learner(5);
     const firstBundle = await categoryBundle(first.id, "animais");
-    const theirs = play(firstBundle, { count: 1, questionCount: 1 });
+    const theirs = play(firstBundle, { count: 1 });
     expect((await sync(first.id, body([firstBundle], [theirs], theirs.answers))).accepted).toHaveLength(1);
     const secondBundle = await categoryBundle(second.id, "animais");
-    const mine = play(secondBundle, { count: 1, questionCount: 1 });
+    const mine = play(secondBundle, { count: 1 });
     mine.answers[0]!.key = theirs.answers[0]!.key;
     const result = await sync(second.id, body([secondBundle], [mine], mine.answers));
     expect(result.refused.map((r) => [r.key, r.code])).toEqual([[theirs.answers[0]!.key, "invalid"]]);
@@ -572,9 +619,9 @@ describe("refusals", () => {
   it("without credits a game's answers are refused (credits_exhausted) and nothing of them kept; bought credits sync them later", async () => {
     const who = await learner(1);
     const bundle = await categoryBundle(who.id, "lugares");
-    const first = play(bundle, { count: 3, questionCount: 3 });
-    const second = play(bundle, { count: 3, questionCount: 3, from: 3, start: new Date(Date.parse(bundle.issuedAt) + 3_600_000) });
-    const third = play(bundle, { count: 2, questionCount: 2, from: 6, start: new Date(Date.parse(bundle.issuedAt) + 7_200_000) });
+    const first = play(bundle, { count: 3 });
+    const second = play(bundle, { count: 3, from: 3, start: new Date(Date.parse(bundle.issuedAt) + 3_600_000) });
+    const third = play(bundle, { count: 2, from: 6, start: new Date(Date.parse(bundle.issuedAt) + 7_200_000) });
     const input = body([bundle], [first, second, third], [...first.answers, ...second.answers, ...third.answers]);
     const result = await sync(who.id, input);
     expect(result.accepted).toEqual(first.answers.map((a) => a.key));
@@ -588,7 +635,8 @@ describe("refusals", () => {
     await db.update(users).set({ monthlyCredits: 2 }).where(eq(users.id, who.id));
     const later = await sync(who.id, input);
     expect([later.accepted.length, later.duplicate.length, later.refused.length, later.balance]).toEqual([5, 3, 0, 0]);
-    expect(await activitiesOf(who.id)).toHaveLength(3);
+    // Each game has 10 questions (the bundle's cards, at most 10): a few answers finish none.
+    expect(await activitiesOf(who.id)).toEqual([]);
   });
 });
 
@@ -600,9 +648,9 @@ describe("memory (FSRS)", () => {
     const now = new Date(issuedAt.getTime() + 3 * DAY);
     const card = bundle.cards[0]!;
     const wrongId = card.options.find((o) => o.id !== card.id)!.id;
-    const gameA = { id: crypto.randomUUID(), bundleId: bundle.id, questionCount: 1 };
-    const gameB = { id: crypto.randomUUID(), bundleId: bundle.id, questionCount: 1 };
-    const gameC = { id: crypto.randomUUID(), bundleId: bundle.id, questionCount: 1 };
+    const gameA = { id: crypto.randomUUID(), bundleId: bundle.id, questionCount: Math.min(10, bundle.cards.length) };
+    const gameB = { id: crypto.randomUUID(), bundleId: bundle.id, questionCount: Math.min(10, bundle.cards.length) };
+    const gameC = { id: crypto.randomUUID(), bundleId: bundle.id, questionCount: Math.min(10, bundle.cards.length) };
     const answer = (gameId: string, chosenId: string, answeredAt: string): QueuedAnswer => ({
       key: crypto.randomUUID(),
       gameId,
@@ -659,9 +707,9 @@ describe("memory (FSRS)", () => {
       ).map((q) => [q.answerKey, q.answeredAt]),
     );
     expect(times).toEqual({ [beforeIssue.key]: issuedAt, [future.key]: now });
-    // The game finished by a clamped answer records the activity at the clamped time.
+    // One answer of a 10-question game: counted, not finished.
     const [gameRow] = await db.select().from(flashcardGames).where(eq(flashcardGames.id, gameC.id));
-    expect(gameRow!.finishedAt).toEqual(now);
+    expect(gameRow).toMatchObject({ answeredCount: 1, questionCount: Math.min(10, bundle.cards.length), finishedAt: null });
   });
 });
 
@@ -671,7 +719,7 @@ describe("memory written while another answer changes it", () => {
     const bundle = await categoryBundle(who.id, "profissoes");
     const card = bundle.cards[0]!;
     await remember(who.id, [{ id: card.id, dueInDays: 0 }]);
-    const played = play(bundle, { count: 1, questionCount: 1 });
+    const played = play(bundle, { count: 1 });
     // An online answer to the same card lands between the sync's read of the memory and its write.
     let raced = false;
     const dialect = (db as unknown as { dialect: { sqlToQuery: (query: unknown) => { sql: string } } }).dialect;
@@ -709,7 +757,7 @@ describe("the routes", () => {
     const got = await download(who, { target: "category", slug: "animais" });
     expect(got.status).toBe(200);
     expect(got.headers.get("Cache-Control")).toBe("no-store");
-    const played = play(got.data.bundle, { count: 2, questionCount: 2, start: new Date(Date.now() - 60_000) });
+    const played = play(got.data.bundle, { count: 2, start: new Date(Date.now() - 60_000) });
     const synced = await postSync(who, body([got.data.bundle], [played], played.answers));
     expect([synced.status, synced.data.accepted.length, synced.data.balance]).toEqual([200, 2, 2]);
 
@@ -720,7 +768,7 @@ describe("the routes", () => {
     await db.update(appConfig).set({ configValue: false }).where(eq(appConfig.configKey, "feature_flashcards"));
     expect((await estimate(who, "?target=category&slug=animais")).status).toBe(403);
     expect((await download(who, { target: "category", slug: "animais" })).status).toBe(403);
-    const again = play(got.data.bundle, { count: 2, questionCount: 2, from: 2, start: new Date(Date.now() - 60_000) });
+    const again = play(got.data.bundle, { count: 2, from: 2, start: new Date(Date.now() - 60_000) });
     expect((await postSync(who, body([got.data.bundle], [again], again.answers))).status).toBe(403);
     expect(await getBalance(db, who.id)).toBe(2);
     expect(await db.select().from(offlineBundles).where(eq(offlineBundles.userId, who.id))).toHaveLength(1);
@@ -729,7 +777,7 @@ describe("the routes", () => {
   it("hostile bodies get a 4xx and change nothing", async () => {
     const who = await learner(3);
     const { bundle } = (await download(who, { target: "category", slug: "animais" })).data;
-    const played = play(bundle, { count: 1, questionCount: 1, start: new Date(Date.now() - 60_000) });
+    const played = play(bundle, { count: 1, start: new Date(Date.now() - 60_000) });
     const valid = body([bundle], [played], played.answers);
     const tooMany = { ...valid, answers: Array.from({ length: 501 }, () => ({ ...played.answers[0]!, key: crypto.randomUUID() })) };
     const cases: [string, Request, number][] = [

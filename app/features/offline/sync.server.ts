@@ -7,12 +7,15 @@
 //   in the same statement (spendCreditsThen); a second sync's insert of the same id fails on the primary key, which
 //   undoes its spend. No credit: its answers are refused (credits_exhausted) and nothing of them is stored;
 // - FSRS memory moves in the order the answers were given, each at its time clamped to [the bundle's issue, now];
-// - the answer that completes the game finishes it and records the day's activity at that answer's time.
+// - a game has the online game's shape: min(10, cards in the bundle) questions, each card once; anything else is invalid;
+// - the answer that completes the game finishes it and records the day's activity at that answer's time — but an
+//   answer's time is the learner's claim: the activity lands at most on the day before the sync (practice on the bus,
+//   synced after midnight), never on a day that had ended before that, so a backdated queue saves no streak.
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { FLASHCARDS_CREDIT_REASON, memoryFromRow, nextMemory, QUESTIONS_PER_GAME, REFUSALS, type Memory } from "~/features/flashcards";
 import { isUuid } from "~/lib/ids";
-import { recordActivitySafely } from "~/server/activity.server";
+import { earliestCreditableAt, recordActivitySafely } from "~/server/activity.server";
 import { spendCreditsThen } from "~/server/credits.server";
 import { jsonValue, rowsOf, uniqueViolation, type DbOrTx } from "~/server/db.server";
 import type { Env } from "~/server/env";
@@ -34,6 +37,7 @@ export const SYNC_MESSAGES: Record<SyncRefusalCode, string> = {
   invalid: "Resposta inválida.",
 };
 const POSITION_TAKEN = "Esta pergunta do jogo já foi respondida.";
+const CARD_REPEATED = "Este cartão já apareceu neste jogo.";
 
 const uuid = z
   .string()
@@ -132,6 +136,8 @@ export async function syncAnswers(deps: SyncDeps, userId: string, input: SyncInp
           from offline_bundles b where b.id in ${inIds(ids(bundleRefs.keys()))}) as bundles,
         (select coalesce(json_agg(json_build_object('id', g.id, 'userId', g.user_id, 'bundleId', g.offline_bundle_id, 'questionCount', g.question_count)), '[]')
           from flashcard_games g where g.id in ${inIds(ids(games.keys()))}) as games,
+        (select coalesce(json_agg(json_build_object('gameId', q.game_id, 'cardId', q.card_id)), '[]')
+          from flashcard_questions q where q.game_id in ${inIds(ids(games.keys()))}) as played,
         (select coalesce(json_agg(json_build_object('key', q.answer_key, 'mine', g.user_id = ${userId})), '[]')
           from flashcard_questions q join flashcard_games g on g.id = q.game_id
           where q.answer_key in ${inIds(ids(answers.map((a) => a.key)))}) as stored,
@@ -143,6 +149,8 @@ export async function syncAnswers(deps: SyncDeps, userId: string, input: SyncInp
   const storedGames = new Map(jsonValue<StoredGame[]>(known.games).map((game) => [game.id, game]));
   const storedKeys = new Map(jsonValue<{ key: string; mine: boolean }[]>(known.stored).map((row) => [row.key, row.mine]));
   const memory = new Map(jsonValue<Record<string, unknown>[]>(known.memory).map((row) => [String(row.card_id), row]));
+  /** "game:card" of every card a game has been asked already: each card once per game. */
+  const cardsPlayed = new Set(jsonValue<{ gameId: string; cardId: string }[]>(known.played).map((row) => `${row.gameId}:${row.cardId}`));
   let balance = known.balance === null || known.balance === undefined ? null : Number(known.balance);
 
   // 2. The bundles: signature, learner, expiry.
@@ -179,7 +187,8 @@ export async function syncAnswers(deps: SyncDeps, userId: string, input: SyncInp
     }
     const { bundle } = verdict;
     const questionCount = stored?.questionCount ?? game.questionCount;
-    if (answer.position >= questionCount || questionCount > Object.keys(bundle.cards).length) {
+    const cardsInBundle = Object.keys(bundle.cards).length;
+    if (answer.position >= questionCount || (!stored && questionCount !== Math.min(QUESTIONS_PER_GAME, cardsInBundle))) {
       refuse(answer.key, "invalid");
       continue;
     }
@@ -193,7 +202,13 @@ export async function syncAnswers(deps: SyncDeps, userId: string, input: SyncInp
       refuse(answer.key, "invalid", POSITION_TAKEN);
       continue;
     }
+    const cardInGame = `${answer.gameId}:${answer.cardId}`;
+    if (cardsPlayed.has(cardInGame)) {
+      refuse(answer.key, "invalid", CARD_REPEATED);
+      continue;
+    }
     positions.add(position);
+    cardsPlayed.add(cardInGame);
     const at = Math.min(Math.max(answer.time, Date.parse(bundle.issuedAt)), now.getTime());
     candidates.push({
       key: answer.key,
@@ -328,13 +343,16 @@ export async function syncAnswers(deps: SyncDeps, userId: string, input: SyncInp
     );
   }
 
-  // 6. Each game completed now is the day's activity, at its completing answer's time.
+  // 6. Each game completed now is the day's activity, at its completing answer's time when that is yesterday or today
+  //    (São Paulo); a claim older than that counts for the day of the sync.
+  const earliest = earliestCreditableAt(now).getTime();
   for (const game of finished) {
+    const finishedAt = Date.parse(game.finishedAt);
     await recordActivitySafely(db, {
       userId,
       kind: game.kind === "review" ? "review_game" : "flashcard_game",
       ref: game.id,
-      at: new Date(game.finishedAt),
+      at: finishedAt >= earliest ? new Date(finishedAt) : now,
     });
   }
 
