@@ -52,16 +52,19 @@ async function sessionIdFrom(request: Request, env: Env): Promise<string | null>
 }
 
 /** Ends the current session (if any) and returns the header that clears the cookie. */
-export async function destroySession(context: AppLoadContext, request: Request): Promise<string> {
+/** Ends the request's session: the Set-Cookie that clears it, and whose session it was (null: none, or already gone). */
+export async function destroySession(context: AppLoadContext, request: Request): Promise<{ setCookie: string; userId: string | null }> {
   const sessionId = await sessionIdFrom(request, context.cloudflare.env);
   if (sessionId) keptSessions(context).delete(sessionId);
   // A session that is already gone (or a failing delete) still ends in a signed-out browser.
-  if (sessionId)
-    await context.db
-      .delete(sessions)
-      .where(eq(sessions.id, sessionId))
-      .catch((error) => console.error(error));
-  return sessionCookie(context.cloudflare.env).serialize("", { maxAge: 0 });
+  const [ended] = sessionId
+    ? await context.db
+        .delete(sessions)
+        .where(eq(sessions.id, sessionId))
+        .returning({ userId: sessions.userId })
+        .catch((error: unknown) => (console.error(error), []))
+    : [];
+  return { setCookie: await sessionCookie(context.cloudflare.env).serialize("", { maxAge: 0 }), userId: ended?.userId ?? null };
 }
 
 export async function destroyAllSessions(db: DbOrTx, userId: string) {

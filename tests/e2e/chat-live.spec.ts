@@ -2,9 +2,27 @@
 // relays it through the learner's LiveConversation object (wrangler dev) to the fake realtime provider, whose reply is
 // a 440 Hz tone long enough for the learner's next "sentence" to speak over it. Without JavaScript the page explains
 // that live conversation needs it and links the text and voice-message chat.
-import { budget, expect, expectAccessible, FAKE_UPSTREAM, fakeMicrophone, jsEnabled, test, userByEmail, waitForHydration } from "./support";
+import type { APIRequestContext } from "@playwright/test";
+import { LIVE_CLOSE } from "../../app/features/live/protocol";
+import { chatConversations } from "../../app/server/schema";
+import {
+  budget,
+  expect,
+  expectAccessible,
+  FAKE_UPSTREAM,
+  fakeMicrophone,
+  jsEnabled,
+  PASSWORD,
+  test,
+  userByEmail,
+  userById,
+  waitForHydration,
+  withDb,
+} from "./support";
 
 test.use(fakeMicrophone("live", { seconds: 1, hz: 300, silence: 2.5 }));
+// One worker, in order: the talking test resets the fake provider, which would close the other tests' sessions.
+test.describe.configure({ mode: "default" });
 
 type ProviderSession = { truncates: { item_id: string; audio_end_ms: number }[]; cancels: number; closedAt: number | null };
 const providerSessions = async (): Promise<ProviderSession[]> => (await fetch(`${FAKE_UPSTREAM}/__live/sessions`)).json();
@@ -72,3 +90,58 @@ test("without JavaScript the page says live conversation needs it and links the 
   await page.getByRole("link", { name: "Ir para o chat por texto e voz" }).click();
   await expect(page).toHaveURL(/\/chat-with-nika\/english\?c=/);
 });
+
+/** A live socket opened the way the page opens it (own origin, the learner's cookie), and what it was closed with. */
+async function openLiveSocket(cookie: string, conversationId: string) {
+  const { WebSocket } = await import("ws");
+  const socket = new WebSocket(`ws://localhost:8797/resources/live/${conversationId}`, {
+    headers: { Cookie: cookie, Origin: "http://localhost:8797" },
+  });
+  const closed = new Promise<{ code: number; at: number }>((resolve) => socket.on("close", (code) => resolve({ code, at: Date.now() })));
+  const ready = new Promise<void>((resolve, reject) => {
+    socket.on("message", (data, binary) => {
+      if (!binary && (JSON.parse(String(data)) as { type: string }).type === "ready") resolve();
+    });
+    socket.on("unexpected-response", (_request, response) => reject(new Error(`refused: ${response.statusCode}`)));
+    socket.on("error", reject);
+  });
+  return { socket, closed, ready };
+}
+
+for (const [how, end] of [
+  ["signing out", (request: APIRequestContext, cookie: string) => request.post("/signout", { headers: { Cookie: cookie }, maxRedirects: 0 })],
+  [
+    "changing the password",
+    (request: APIRequestContext, cookie: string) =>
+      request.post("/config/senha", {
+        headers: { Cookie: cookie },
+        form: { currentPassword: PASSWORD, newPassword: "Outra2024", confirmPassword: "Outra2024" },
+        maxRedirects: 0,
+      }),
+  ],
+] as const) {
+  test(`${how} closes the learner's live socket within a second (access lost); the old cookie opens nothing`, async ({
+    request,
+    createAccount,
+  }, testInfo) => {
+    test.skip(!jsEnabled(testInfo), "a socket and two requests: once is enough");
+    const account = await createAccount("learner");
+    const [conversation] = await withDb((db) =>
+      db.insert(chatConversations).values({ userId: account.id, mode: "english" }).returning({ id: chatConversations.id }),
+    );
+    const live = await openLiveSocket(account.cookie, conversation!.id);
+    await live.ready;
+    const answered = await end(request, account.cookie);
+    expect(answered.status()).toBeLessThan(400);
+    const endedAt = Date.now();
+    const { code, at } = await live.closed;
+    expect(code).toBe(LIVE_CLOSE.accessLost);
+    expect(at - endedAt).toBeLessThan(1000);
+    const credits = (await userById(account.id)).monthlyCredits;
+    if (how === "signing out") {
+      await expect(openLiveSocket(account.cookie, conversation!.id).then((again) => again.ready)).rejects.toThrow("refused: 401");
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect((await userById(account.id)).monthlyCredits, "nothing more is charged").toBe(credits);
+  });
+}

@@ -249,7 +249,8 @@ describe("sessions", () => {
     const one = await sessionFor(user.id);
     const two = await sessionFor(user.id);
     const cleared = await destroySession(contextFor(db), request("/", { jar: one.jar }));
-    expect(cleared.toLowerCase()).toMatch(/nika_session=;.*max-age=0/);
+    expect(cleared.setCookie.toLowerCase()).toMatch(/nika_session=;.*max-age=0/);
+    expect(cleared.userId).toBe(user.id);
     expect(await load(one.jar)).toBeNull();
     expect((await load(two.jar))?.id).toBe(user.id);
     expect(await sessionRows(user.id)).toHaveLength(1);

@@ -6,6 +6,7 @@ import type { AppLoadContext } from "react-router";
 import { forgetUserSessions, type SessionUser } from "~/server/auth.server";
 import { hashPassword, verifyPassword } from "~/server/password";
 import { claimAttempt, clearAttempts, LIMITS } from "~/server/rate-limit.server";
+import { closeUserConnections } from "~/server/realtime.server";
 import { passwordCredentials, sessions } from "~/server/schema";
 
 export type PasswordChangeResult =
@@ -40,5 +41,7 @@ export async function changePassword(
   });
   await clearAttempts(db, LIMITS.passwordChange, user.id);
   forgetUserSessions(context, user.id);
+  // A live conversation (maybe opened by a session just ended) stops at once.
+  await closeUserConnections(context, user.id);
   return { status: "changed", endedSessions: ended.length };
 }

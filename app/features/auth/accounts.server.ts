@@ -8,6 +8,7 @@ import { getFlags } from "~/server/flags.server";
 import { sendMail } from "~/server/mail.server";
 import { hashPassword } from "~/server/password";
 import { checkLimit, claimAttempt, LIMITS, recordAttempt } from "~/server/rate-limit.server";
+import { closeUserConnections } from "~/server/realtime.server";
 import { creditLedger, passwordCredentials, users } from "~/server/schema";
 import { confirmEmailChange } from "./email-change.server";
 import { confirmationEmail, passwordResetEmail, welcomeEmail } from "./emails.server";
@@ -132,6 +133,8 @@ export async function confirmEmail(context: AppLoadContext, token: string, kind:
     const outcome = await confirmEmailChange(context, token);
     if (outcome.status === "confirmed") {
       forgetUserSessions(context, outcome.userId);
+      // The account's address changed: a live conversation opened before ends (the next one is opened anew).
+      if (outcome.fresh) await closeUserConnections(context, outcome.userId);
       return { status: "confirmed", userId: outcome.userId, signIn: outcome.fresh, kind };
     }
     if (outcome.status === "expired") return { status: "expired", kind };
@@ -184,6 +187,9 @@ export async function resetPassword(context: AppLoadContext, token: string, pass
     await destroyAllSessions(tx, found.userId);
     return true;
   });
-  if (reset) forgetUserSessions(context, found.userId);
+  if (reset) {
+    forgetUserSessions(context, found.userId);
+    await closeUserConnections(context, found.userId); // every session ended: what they had open ends too
+  }
   return reset;
 }

@@ -43,7 +43,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   if (!changed) return reply(400, INVALID_LINK);
   // Every session of the user is gone (including this browser's): clear the cookie too.
-  return redirect("/reset-password?done=1", { headers: { "Set-Cookie": await destroySession(context, request) } });
+  return redirect("/reset-password?done=1", { headers: { "Set-Cookie": (await destroySession(context, request)).setCookie } });
 }
 
 export default function ResetPassword() {

@@ -1,6 +1,7 @@
 import { redirect } from "react-router";
 import type { RouteHandle } from "~/lib/access";
 import { destroySession } from "~/server/auth.server";
+import { closeUserConnections } from "~/server/realtime.server";
 import type { Route } from "./+types/signout";
 
 export const handle: RouteHandle = { access: "public" };
@@ -8,5 +9,8 @@ export const handle: RouteHandle = { access: "public" };
 export const loader = () => redirect("/");
 
 export async function action({ request, context }: Route.ActionArgs) {
-  return redirect("/signin", { headers: { "Set-Cookie": await destroySession(context, request) } });
+  const { setCookie, userId } = await destroySession(context, request);
+  // Signing out ends everything the session had open: a live conversation stops being charged now.
+  if (userId) await closeUserConnections(context, userId);
+  return redirect("/signin", { headers: { "Set-Cookie": setCookie } });
 }
