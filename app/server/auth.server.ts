@@ -10,6 +10,7 @@ import { isProduction, type Env } from "./env";
 import { isFeatureEnabled, type FlagKey } from "./flags.server";
 import { randomToken, sha256Hex } from "./password";
 import { sessions, users, type User } from "./schema";
+import { verifyingSecrets } from "./signed-token.server";
 import { redirectWithToast, type Toast } from "./toast.server";
 
 const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
@@ -18,13 +19,13 @@ const TOUCH_EVERY_MS = 60 * 60_000;
 
 export type SessionUser = Omit<User, "createdAt" | "updatedAt"> & { isAdmin: boolean; sessionId: string };
 
-function sessionCookie(env: Pick<Env, "SESSION_SECRET" | "APP_ENV">) {
+function sessionCookie(env: Pick<Env, "SESSION_SECRET" | "SESSION_SECRET_PREVIOUS" | "APP_ENV">) {
   return createCookie("nika_session", {
     path: "/",
     httpOnly: true,
     sameSite: "lax",
     secure: isProduction(env),
-    secrets: [env.SESSION_SECRET],
+    secrets: verifyingSecrets(env), // signs with the first; a rotated-out secret's cookies still open
     maxAge: SESSION_TTL_MS / 1000,
   });
 }

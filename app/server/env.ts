@@ -18,6 +18,8 @@ export interface Env {
    */
   DATABASE_URL: string;
   SESSION_SECRET: string;
+  /** The secret SESSION_SECRET replaced, kept while what it signed lives on: still accepted, never used to sign. */
+  SESSION_SECRET_PREVIOUS?: string;
   /** Public origin used to build links in e-mails, e.g. https://nika.app */
   APP_URL?: string;
   /** Resend-compatible e-mail API: POST {MAIL_API_URL}/emails with a Bearer key. */
@@ -115,6 +117,7 @@ const envSchema = z.object({
   APP_ENV: required(z.enum(["production", "development", "test"], { error: missingOr("deve ser production, development ou test") })),
   DATABASE_URL: required(postgresUrl),
   SESSION_SECRET: required(text),
+  SESSION_SECRET_PREVIOUS: optional(text),
   APP_URL: optional(httpUrl),
   MAIL_API_URL: optional(httpUrl),
   MAIL_API_KEY: optional(text),

@@ -2,10 +2,27 @@
 // signToken writes — base64's last character of a 32-byte MAC has 2 unused bits, and a second spelling of the same
 // MAC must not pass for a different token (a test that "tampers" with that character would otherwise pass by luck).
 import { describe, expect, it } from "vitest";
-import { signToken, verifyToken } from "./signed-token.server";
+import { keyIdOf, signingKeyId, signToken, verifyToken } from "./signed-token.server";
 
 const env = { SESSION_SECRET: "test-secret" };
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+describe("a rotated SESSION_SECRET (issue 47)", () => {
+  it("accepts tokens signed with SESSION_SECRET_PREVIOUS, signs only with the new one, and a key id picks the secret", async () => {
+    const before = { SESSION_SECRET: "old-secret" };
+    const after = { SESSION_SECRET: "new-secret", SESSION_SECRET_PREVIOUS: "old-secret" };
+    const old = await signToken(before, "p", "s");
+    expect(await verifyToken({ SESSION_SECRET: "new-secret" }, "p", old)).toBeNull();
+    expect(await verifyToken(after, "p", old)).toBe("s");
+    expect(await signToken(after, "p", "s")).toBe(await signToken({ SESSION_SECRET: "new-secret" }, "p", "s"));
+    expect(await verifyToken(after, "p", old, await keyIdOf("old-secret"))).toBe("s");
+    expect(await verifyToken(after, "p", old, await keyIdOf("new-secret"))).toBeNull();
+    expect(await verifyToken(after, "p", old, "unknown!")).toBeNull();
+    const id = await signingKeyId(after);
+    expect(id).toMatch(/^[A-Za-z0-9_-]{8}$/);
+    expect(id).not.toBe(await keyIdOf("old-secret"));
+  });
+});
 
 describe("signed tokens", () => {
   it("verifies its own token, and refuses another purpose, another secret or a changed subject", async () => {

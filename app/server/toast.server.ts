@@ -3,11 +3,12 @@
 // set by anyone else on the domain (forged or tampered) is dropped unseen.
 import { createCookie, redirect } from "react-router";
 import { isProduction, type Env } from "./env";
+import { verifyingSecrets } from "./signed-token.server";
 
 export type ToastType = "success" | "error" | "info";
 export type Toast = { type: ToastType; title: string; description?: string };
 
-type Secret = Pick<Env, "SESSION_SECRET" | "APP_ENV">;
+type Secret = Pick<Env, "SESSION_SECRET" | "SESSION_SECRET_PREVIOUS" | "APP_ENV">;
 
 // Secure in production, like the session cookie: a toast names what the learner just did.
 const toastCookie = (env: Secret) =>
@@ -17,7 +18,7 @@ const toastCookie = (env: Secret) =>
     sameSite: "lax",
     secure: isProduction(env),
     maxAge: 60,
-    secrets: [env.SESSION_SECRET],
+    secrets: verifyingSecrets(env),
   });
 
 const TOAST_TYPES: readonly string[] = ["success", "error", "info"] satisfies ToastType[];

@@ -511,6 +511,34 @@ describe("syncing answers", () => {
   });
 });
 
+describe("a rotated SESSION_SECRET (issue 47)", () => {
+  it("a bundle carries its key id; after a rotation its answers still sync with the old secret kept as SESSION_SECRET_PREVIOUS", async () => {
+    const who = await learner(5);
+    const bundle = await categoryBundle(who.id, "esportes"); // signed with TEST_ENV's secret
+    expect(bundle.signature).toMatch(/^[A-Za-z0-9_-]{8}\.[A-Za-z0-9_-]{43}$/);
+    const played = play(bundle);
+    const rotated = { ...TEST_ENV, SESSION_SECRET: "a-new-secret" };
+    const lost = await syncAnswers({ db, env: rotated }, who.id, body([bundle], [played], played.answers), new Date(NOW.getTime() + DAY));
+    expect(new Set(lost.refused.map((r) => r.code))).toEqual(new Set(["bad_signature"]));
+    const kept = await syncAnswers(
+      { db, env: { ...rotated, SESSION_SECRET_PREVIOUS: TEST_ENV.SESSION_SECRET } },
+      who.id,
+      body([bundle], [played], played.answers),
+      new Date(NOW.getTime() + DAY),
+    );
+    expect(kept.accepted).toHaveLength(10);
+    // A signature from before key ids (the MAC alone) still verifies; a key id naming no secret we hold does not.
+    const bare = { ...bundle, signature: bundle.signature.slice(9) };
+    const again = play(bare);
+    expect((await sync(who.id, body([bare], [again], again.answers))).accepted).toHaveLength(10);
+    const unknownKey = { ...bundle, signature: `zzzzzzzz.${bundle.signature.slice(9)}` };
+    const third = play(unknownKey);
+    expect(new Set((await sync(who.id, body([unknownKey], [third], third.answers))).refused.map((r) => r.code))).toEqual(
+      new Set(["bad_signature"]),
+    );
+  });
+});
+
 describe("the sync's statements", () => {
   it("100 answers in 10 new games: one read, one per game (its credit), one for the answers, one for the memory, one per finished game", async () => {
     const who = await learner(20);

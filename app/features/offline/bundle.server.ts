@@ -23,7 +23,7 @@ import {
 } from "~/features/flashcards";
 import { rowsOf, type DbOrTx } from "~/server/db.server";
 import type { Env } from "~/server/env";
-import { signToken, verifyToken } from "~/server/signed-token.server";
+import { signingKeyId, signToken, verifyToken } from "~/server/signed-token.server";
 import { headObject, keyFromPublicUrl, type MediaBucket } from "~/server/storage.server";
 import type { BundleCard, OfflineBundle } from "./types";
 
@@ -177,23 +177,31 @@ function withBytes(bundle: Omit<IssuedBundle, "bytes">, media: number): IssuedBu
 const signedSubject = (bundle: { id: string; userId: string; expiresAt: Date }) =>
   `${bundle.id}:${bundle.userId}:${bundle.expiresAt.toISOString()}`;
 
-/** The bundle's signature: the MAC part of a token over its id, learner and expiry. */
-async function signBundle(env: Pick<Env, "SESSION_SECRET">, bundle: { id: string; userId: string; expiresAt: Date }): Promise<string> {
+type Secrets = Pick<Env, "SESSION_SECRET" | "SESSION_SECRET_PREVIOUS">;
+
+/**
+ * The bundle's signature, `<key id>.<mac>`: the MAC part of a token over its id, learner and expiry, and which secret
+ * made it — a bundle lives 14 days on the device, so answers signed before a rotation of SESSION_SECRET still sync.
+ */
+async function signBundle(env: Secrets, bundle: { id: string; userId: string; expiresAt: Date }): Promise<string> {
   const subject = signedSubject(bundle);
-  return (await signToken(env, SIGNATURE_PURPOSE, subject)).slice(subject.length + 1);
+  const mac = (await signToken(env, SIGNATURE_PURPOSE, subject)).slice(subject.length + 1);
+  return `${await signingKeyId(env)}.${mac}`;
 }
 
-/** Whether `signature` is the one issued for the stored bundle (its id, learner and expiry). */
+/** Whether `signature` is the one issued for the stored bundle (its id, learner and expiry); one without a key id is from before they had one. */
 export async function bundleSignatureValid(
-  env: Pick<Env, "SESSION_SECRET">,
+  env: Secrets,
   bundle: { id: string; userId: string; expiresAt: Date },
   signature: string,
 ): Promise<boolean> {
   const subject = signedSubject(bundle);
-  return (await verifyToken(env, SIGNATURE_PURPOSE, `${subject}.${signature}`)) === subject;
+  const dot = signature.indexOf(".");
+  const [keyId, mac] = dot === -1 ? [undefined, signature] : [signature.slice(0, dot), signature.slice(dot + 1)];
+  return (await verifyToken(env, SIGNATURE_PURPOSE, `${subject}.${mac}`, keyId)) === subject;
 }
 
-export type BundleDeps = { db: DbOrTx; env: Pick<Env, "SESSION_SECRET">; bucket: () => MediaBucket };
+export type BundleDeps = { db: DbOrTx; env: Secrets; bucket: () => MediaBucket };
 
 /** Composes the bundle for `planned` under the given id and times (issued or only estimated). */
 async function compose(deps: BundleDeps, userId: string, planned: Planned, id: string, issuedAt: Date): Promise<IssuedBundle> {

@@ -20,11 +20,11 @@ import { spendCreditsThen } from "~/server/credits.server";
 import { jsonValue, rowsOf, uniqueViolation, type DbOrTx } from "~/server/db.server";
 import type { Env } from "~/server/env";
 import { bundleSignatureValid } from "./bundle.server";
-import type { QueuedAnswer, QueuedGame, SyncRefusalCode, SyncResponse } from "./types";
+import { SYNC_MAX_ANSWERS, SYNC_MAX_BUNDLES, type QueuedAnswer, type QueuedGame, type SyncRefusalCode, type SyncResponse } from "./types";
 
 /** At most this many answers per request (the client sends bigger queues in batches). */
-export const MAX_SYNC_ANSWERS = 500;
-const MAX_SYNC_BUNDLES = 100;
+export const MAX_SYNC_ANSWERS = SYNC_MAX_ANSWERS;
+const MAX_SYNC_BUNDLES = SYNC_MAX_BUNDLES;
 /** Room for 500 answers, their games and bundles. */
 export const SYNC_MAX_BYTES = 256 * 1024;
 
@@ -96,7 +96,7 @@ type Candidate = {
 const ids = (values: Iterable<string>) => JSON.stringify([...new Set(values)]);
 const inIds = (json: string) => sql`(select value::uuid from jsonb_array_elements_text(${json}::jsonb))`;
 
-export type SyncDeps = { db: DbOrTx; env: Pick<Env, "SESSION_SECRET"> };
+export type SyncDeps = { db: DbOrTx; env: Pick<Env, "SESSION_SECRET" | "SESSION_SECRET_PREVIOUS"> };
 
 export async function syncAnswers(deps: SyncDeps, userId: string, input: SyncInput, now: Date): Promise<SyncResponse> {
   const { db } = deps;

@@ -159,6 +159,26 @@ describe("syncQueue", () => {
     expect(times).toEqual([...times].sort());
   });
 
+  it("a queue of more than 100 bundles goes in requests of at most 100 bundles each, every answer sent once (issue 47)", async () => {
+    // 250 answers of 150 bundles (months offline): one request with all of them would be refused whole, every time.
+    const items = Array.from({ length: 250 }, (_, i) => {
+      const base = item(ANNA);
+      const bundleId = `bundle-${i % 150}`;
+      return { ...base, bundleRef: { id: bundleId, signature: `sig-${bundleId}` }, game: { ...base.game, bundleId } };
+    });
+    await m.db.enqueue(items);
+    await m.db.setCurrentAccount(ANNA);
+    const server = fakeServer();
+    expect(await m.sync.syncQueue(server.fetchImpl)).toEqual({ sent: 250, accepted: 250, kept: 0 });
+    expect(server.bodies.length).toBeGreaterThan(1);
+    for (const body of server.bodies) {
+      expect(body.bundles.length).toBeLessThanOrEqual(100);
+      const used = new Set(body.answers.map((a) => items.find((x) => x.answer.key === a.key)!.bundleRef.id));
+      expect(new Set(body.bundles.map((b) => b.id))).toEqual(used);
+    }
+    expect(server.bodies.flatMap((b) => b.answers.map((a) => a.key)).sort()).toEqual(keysOf(items));
+  });
+
   it("two syncs at once do not send the same answers twice", async () => {
     await m.db.enqueue([item(ANNA), item(ANNA), item(ANNA)]);
     await m.db.setCurrentAccount(ANNA);

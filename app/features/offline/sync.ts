@@ -5,11 +5,9 @@
 // `online`) and from the service worker's Background Sync; a lock (Web Locks, shared by the pages and the
 // worker) keeps two runs from sending the same answers at once. No React: the service worker imports it.
 import { accountQueue, currentAccount, dropQueued, type QueueItem } from "./db";
-import type { SyncRequest, SyncResponse } from "./types";
+import { SYNC_MAX_ANSWERS, SYNC_MAX_BUNDLES, type SyncRequest, type SyncResponse } from "./types";
 
 export const SYNC_PATH = "/resources/offline/sync";
-/** The endpoint takes at most this many answers per request. */
-export const SYNC_BATCH = 500;
 /** Refusals that keep the answer queued. */
 export const KEPT_REFUSALS: ReadonlySet<string> = new Set(["credits_exhausted", "not_yours"]);
 const LOCK_NAME = "nika-offline-sync";
@@ -59,6 +57,31 @@ export function syncRequest(items: readonly QueueItem[]): SyncRequest {
   return { bundles: [...bundles.values()], games: [...games.values()], answers: ordered.map((item) => item.answer) };
 }
 
+/**
+ * The queue cut into requests the endpoint takes, in the order the answers were given: a batch ends at
+ * SYNC_MAX_ANSWERS answers, or before the answer whose bundle would be its SYNC_MAX_BUNDLES + 1st. A queue of months
+ * offline (more than 100 bundles) goes in several requests instead of being refused whole, again and again.
+ */
+export function syncBatches(items: readonly QueueItem[]): QueueItem[][] {
+  const byKey = new Map(items.map((item) => [item.answer.key, item]));
+  const batches: QueueItem[][] = [];
+  let batch: QueueItem[] = [];
+  let bundles = new Set<string>();
+  for (const answer of syncRequest(items).answers) {
+    const item = byKey.get(answer.key)!;
+    const newBundle = !bundles.has(item.bundleRef.id);
+    if (batch.length === SYNC_MAX_ANSWERS || (newBundle && bundles.size === SYNC_MAX_BUNDLES)) {
+      batches.push(batch);
+      batch = [];
+      bundles = new Set();
+    }
+    batch.push(item);
+    bundles.add(item.bundleRef.id);
+  }
+  if (batch.length) batches.push(batch);
+  return batches;
+}
+
 /** The keys to drop: acknowledged ones among those sent (a refusal that keeps its answer is not one). */
 export function acknowledged(sent: readonly QueueItem[], response: SyncResponse): string[] {
   const mine = new Set(sent.map((item) => item.answer.key));
@@ -71,13 +94,10 @@ export function syncQueue(fetchImpl: typeof fetch = fetch): Promise<SyncOutcome>
     const userId = await currentAccount();
     if (!userId) return { sent: 0, accepted: 0, kept: 0 };
     const queue = await accountQueue(userId);
-    const ordered = syncRequest(queue).answers;
-    const byKey = new Map(queue.map((item) => [item.answer.key, item]));
     let sent = 0;
     let accepted = 0;
     let dropped = 0;
-    for (let from = 0; from < ordered.length; from += SYNC_BATCH) {
-      const batch = ordered.slice(from, from + SYNC_BATCH).map((answer) => byKey.get(answer.key)!);
+    for (const batch of syncBatches(queue)) {
       const response = await fetchImpl(SYNC_PATH, {
         method: "POST",
         credentials: "same-origin",

@@ -49,6 +49,10 @@ export type QueuedAnswer = {
   answeredAt: string;
 };
 
+/** At most this many answers, and answers of this many bundles, per sync request (the client cuts bigger queues). */
+export const SYNC_MAX_ANSWERS = 500;
+export const SYNC_MAX_BUNDLES = 100;
+
 export type SyncRequest = {
   bundles: { id: string; signature: string }[];
   games: QueuedGame[];
