@@ -72,6 +72,10 @@ export const users = pgTable(
     /** "Lembrete diário" by e-mail (opt-in), and the São Paulo day the last one went out. */
     reminderOptIn: boolean("reminder_opt_in").notNull().default(false),
     reminderSentDay: date("reminder_sent_day", { mode: "string" }),
+    /** The address that confirmed it wants reminders (the link of "Quer receber lembretes?"); reminders go only there. */
+    reminderConfirmedEmail: text("reminder_confirmed_email"),
+    /** The address the confirmation was mailed to: one ask per address, nothing more until it is followed. */
+    reminderConfirmationSentEmail: text("reminder_confirmation_sent_email"),
     ...timestamps,
   },
   (t) => [

@@ -283,6 +283,7 @@ const PAGE_STATUS: Record<string, number> = {
   "/confirm-email": 400, // no token in the link
   "/reset-password": 400, // no token in the link
   "/lembretes/cancelar": 400, // no token in the link
+  "/lembretes/confirmar": 400, // no token in the link
 };
 
 /** Pages of one learner's own record (the sample belongs to the learner): anybody else gets a 404. */

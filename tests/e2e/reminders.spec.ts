@@ -37,7 +37,7 @@ async function learnerWithStreak(createAccount: (role?: Role, options?: AccountO
   await withDb(async (db) => {
     await db
       .update(users)
-      .set({ reminderOptIn: true, currentStreak: 4, longestStreak: 4, lastActiveDay: yesterday })
+      .set({ reminderOptIn: true, reminderConfirmedEmail: account.email, currentStreak: 4, longestStreak: 4, lastActiveDay: yesterday })
       .where(eq(users.id, account.id));
     await db.insert(activities).values(
       [1, 2, 3, 4].map((ago) => {

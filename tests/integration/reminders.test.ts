@@ -10,6 +10,7 @@ import type { Database } from "~/server/db.server";
 import { mailOutbox, users } from "~/server/schema";
 import { signToken } from "~/server/signed-token.server";
 import { action, loader } from "../../app/routes/_public+/lembretes.cancelar";
+import * as confirmRoute from "../../app/routes/_public+/lembretes.confirmar";
 import { freePort, startFakeUpstream } from "./fake-upstream";
 import { args, call, contextFor, createTestDb, TEST_ENV } from "./harness";
 
@@ -28,11 +29,12 @@ const run = (now: Date, env: Partial<typeof TEST_ENV> = {}) => sendDailyReminder
 
 let n = 0;
 type LearnerState = Partial<typeof users.$inferInsert>;
-/** A learner who opted in, with a confirmed e-mail; `state` sets the streak directly (no activity history). */
+/** A learner who opted in, with an e-mail confirmed for reminders; `state` sets the streak directly (no activity history). */
 async function learner(state: LearnerState = {}) {
+  const email = `lembrete${++n}@example.com`;
   const [user] = await db
     .insert(users)
-    .values({ name: "Lia Souza", email: `lembrete${++n}@example.com`, emailConfirmedAt: new Date(), reminderOptIn: true, ...state })
+    .values({ name: "Lia Souza", email, emailConfirmedAt: new Date(), reminderOptIn: true, reminderConfirmedEmail: email, ...state })
     .returning();
   return user!;
 }
@@ -49,6 +51,63 @@ const mailsTo = (email: string) =>
     .where(and(eq(mailOutbox.toAddress, email), eq(mailOutbox.kind, "daily_reminder")));
 const stateOf = async (id: string) => (await db.select().from(users).where(eq(users.id, id)))[0]!;
 const week = (last: string) => [-4, -3, -2, -1, 0].map((d) => addDays(last, d));
+
+describe("an address not confirmed for reminders (issue 47)", () => {
+  const asks = (email: string) =>
+    db
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.toAddress, email), eq(mailOutbox.kind, "reminder_confirmation")));
+  const post = (link: string, form: Record<string, string> = {}) =>
+    call(() =>
+      confirmRoute.action(
+        args(
+          new Request(link, {
+            method: "POST",
+            headers: { "Content-Type": "application/x-www-form-urlencoded" },
+            body: new URLSearchParams(form),
+          }),
+          contextFor(db),
+        ),
+      ),
+    );
+
+  it("gets 'Quer receber lembretes?' once and no reminder until its link is followed; then the reminders come", async () => {
+    // Signed up with somebody else's address (confirmation off: email_confirmed_at is set at sign-up) and opted in.
+    const victim = await learner({ reminderConfirmedEmail: null, currentStreak: 3, lastActiveDay: "2026-09-20" });
+    await run(at("2026-09-21", 20));
+    await run(at("2026-09-21", 21));
+    await run(at("2026-09-22", 20));
+    expect(await mailsTo(victim.email)).toHaveLength(0);
+    const [ask, ...more] = await asks(victim.email);
+    expect(more).toHaveLength(0);
+    expect(ask!.subject).toBe("Quer receber lembretes?");
+    const link = ask!.textBody.match(/http\S+\/lembretes\/confirmar\?token=\S+/)![0];
+    const page = await call(() => confirmRoute.loader(args(new Request(link), contextFor(db))));
+    expect(page.data).toMatchObject({ state: "ready" });
+    expect((await stateOf(victim.id)).reminderConfirmedEmail).toBeNull(); // opening the link changes nothing
+    const forged = await post(link.replace(/token=[^&]+/, (t) => t.slice(0, -2) + "xx"));
+    expect(forged.status).toBe(400);
+    expect((await post(link)).data).toMatchObject({ state: "confirmed" });
+    expect((await stateOf(victim.id)).reminderConfirmedEmail).toBe(victim.email);
+    await db.update(users).set({ lastActiveDay: "2026-09-22" }).where(eq(users.id, victim.id));
+    await run(at("2026-09-23", 20));
+    expect(await mailsTo(victim.email)).toHaveLength(1);
+  });
+
+  it("a changed address is asked again, and the old address's link confirms nothing", async () => {
+    const kim = await learner({ reminderConfirmedEmail: null, currentStreak: 2, lastActiveDay: "2026-09-20" });
+    await run(at("2026-09-21", 20));
+    const [ask] = await asks(kim.email);
+    const link = ask!.textBody.match(/http\S+\/lembretes\/confirmar\?token=\S+/)![0];
+    const moved = `novo-${kim.email}`;
+    await db.update(users).set({ email: moved }).where(eq(users.id, kim.id));
+    expect((await post(link)).status).toBe(400);
+    await run(at("2026-09-21", 21));
+    expect(await asks(moved)).toHaveLength(1);
+    expect(await mailsTo(moved)).toHaveLength(0);
+  });
+});
 
 describe("the hourly job", () => {
   it("reminds at the learner's usual hour, once a São Paulo day across runs", async () => {
