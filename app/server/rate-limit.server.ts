@@ -20,6 +20,8 @@ export const LIMITS = {
   checkout: { bucket: "checkout", max: 10, windowMs: 10 * 60_000 },
   /** Offline bundles a learner may download (each is stored until it expires). */
   offlineBundle: { bucket: "offline_bundle", max: 30, windowMs: 60 * 60_000 },
+  /** Live conversation connections (new or resumed) a learner may open: each one reaches the provider. */
+  liveConnect: { bucket: "live_connect", max: 30, windowMs: 10 * 60_000 },
 } satisfies Record<string, Limit>;
 
 export type LimitState = { allowed: true } | { allowed: false; retryAfterMs: number };

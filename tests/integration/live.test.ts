@@ -409,6 +409,24 @@ describe("LiveConversation: one session per learner, resumable", () => {
     expect(await balanceOf(target.userId)).toBe(9);
   });
 
+  it("a takeover during set-up ends the first session's row too: one active row, never two (issue 47)", async () => {
+    const target = await learner(10);
+    // The second connection arrives while the first is still loading its context and writing its row.
+    const first = await openBrowser(target);
+    const second = await openBrowser(target);
+    expect((await first.closed).code).toBe(LIVE_CLOSE.takenOver);
+    await ready(second);
+    await eventually(async () =>
+      expect(
+        (await rows<{ status: string }>(sql`select status from live_sessions where user_id = ${target.userId} order by status`)).map(
+          (r) => r.status,
+        ),
+      ).toEqual(["active", "ended"]),
+    );
+    second.socket.send(JSON.stringify({ type: "end" }));
+    await second.closed;
+  });
+
   it("a blocked learner's session ends (closeUser)", async () => {
     const target = await learner(10);
     const browser = await openBrowser(target);
@@ -512,6 +530,16 @@ describe("connectLiveSession (/resources/live/:conversationId)", () => {
       await gateDb.update(appConfig).set({ configValue: true }).where(eq(appConfig.configKey, "feature_chat_live"));
     }
     expect((await connect(upgrade(conversationId, cookie), conversationId, {})).status).toBe(503);
+  });
+
+  it("limits connections per learner: 30 in 10 minutes, the 31st is 429 with Retry-After (issue 47)", async () => {
+    const { cookie, conversationId } = await learnerWithSession();
+    const answers = await Promise.all(Array.from({ length: 31 }, () => connect(upgrade(conversationId, cookie), conversationId)));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 503)).toHaveLength(30); // through to the (absent) object
+    const refused = answers.find((a) => a.status === 429)!;
+    expect(await refused.text()).toMatch(/^Muitas conexões seguidas\. Tente de novo em \d+ min\.$/);
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
   });
 
   it("lets the owner through to the object (503 here: unit tests have no binding)", async () => {

@@ -8,6 +8,7 @@ import { isUuid } from "~/lib/ids";
 import { ACCESS_MESSAGES, checkAccessNow } from "~/server/auth.server";
 import { rowsOf } from "~/server/db.server";
 import { isFeatureEnabled } from "~/server/flags.server";
+import { claimAttempt, LIMITS, minutesLeft } from "~/server/rate-limit.server";
 import { fromOwnOrigin, refuseUpgrade as refuse } from "~/server/realtime.server";
 import { LIVE_HEADERS, LIVE_MODES, realtimeConfig } from "./config.server";
 
@@ -34,6 +35,13 @@ export async function connectLiveSession(request: Request, context: AppLoadConte
   const modeFlag = CHAT_MODE_INFO[row.mode].flag;
   if (modeFlag && !(await isFeatureEnabled(context, modeFlag))) return refuse(403, ACCESS_MESSAGES.FEATURE_DISABLED);
   if (Number(row.credits) <= 0) return refuse(402, "Seus créditos acabaram.");
+  // A script reconnecting in a loop would open a provider session each time.
+  const claim = await claimAttempt(context.db, LIMITS.liveConnect, user.id);
+  if (!claim.allowed) {
+    return refuse(429, `Muitas conexões seguidas. Tente de novo em ${minutesLeft(claim.retryAfterMs)} min.`, {
+      "Retry-After": String(Math.ceil(claim.retryAfterMs / 1000)),
+    });
+  }
   const objects = env.LIVE_CONVERSATIONS;
   if (!objects) return refuse(503, LIVE_UNAVAILABLE); // `remix vite:dev` runs no Durable Objects
   const resume = new URL(request.url).searchParams.get("resume");

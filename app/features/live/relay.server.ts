@@ -111,6 +111,8 @@ class LiveSession {
   private balance = 0;
   /** Set when the provider failed: the minute it failed in is given back. */
   private providerFault = false;
+  /** Why it ended, as recorded on its row. */
+  private recordedReason: string | null = null;
   private readonly creditsPerMinute: number;
   private readonly timings: LiveTimings;
   private lastActivityAt = Date.now();
@@ -153,7 +155,12 @@ class LiveSession {
       console.error("[live] could not start a session", error);
       return this.end("provider_unavailable");
     }
-    if (this.ended) return;
+    if (this.ended) {
+      // Ended while its row was being written (a takeover during set-up): the row ends too, or it stays active.
+      const sessionId = this.id;
+      this.write((db) => endLiveSession(db, sessionId, this.recordedReason ?? "ended"));
+      return;
+    }
     this.startedAt = Date.now();
     // The first minute is paid before the provider is reached; if the provider then fails, it is refunded.
     if (!(await this.payNextMinute("pending"))) return;
@@ -212,6 +219,7 @@ class LiveSession {
   end(reason: LiveEndReason, recordedReason: string = reason): void {
     if (this.ended) return;
     this.ended = true;
+    this.recordedReason = recordedReason;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     if (this.detachTimer) clearTimeout(this.detachTimer);
@@ -258,7 +266,11 @@ class LiveSession {
       this.end("provider_unavailable");
       return false;
     }
-    if (this.ended) return false;
+    if (this.ended) {
+      // The session ended while this minute was being paid: nothing of it will be served, so it is given back.
+      if (charge.ok) this.write((db) => refundMinute(db, sessionId, minute));
+      return false;
+    }
     if (!charge.ok) {
       this.end("credits_exhausted");
       return false;
