@@ -1,6 +1,7 @@
 // What the hourly cron deletes, and after how long: every table written per request or per message, so none only
 // grows. The README's operations section states the same retention; change both together.
-import { and, isNotNull, lt, or, sql } from "drizzle-orm";
+import { and, isNotNull, lt, or, sql, type SQL } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "./db.server";
 import { pruneAttempts } from "./rate-limit.server";
 import { authTokens, clientErrorReports, liveConnections, liveSessions, mailOutbox, offlineBundles, sessions } from "./schema";
@@ -30,56 +31,28 @@ const before = (now: Date, days: number) => new Date(now.getTime() - days * DAY_
 
 /** Deletes what is past its retention; returns how many rows each table lost. */
 export async function pruneOldRows(db: DbOrTx, now = new Date()) {
-  const deleted = async (rows: Promise<unknown[]>) => (await rows).length;
-  const id = { one: sql<number>`1` };
+  const cutoff = (days: number) => before(now, days);
+  const gone = async (table: PgTable, where: SQL | undefined) =>
+    (
+      await db
+        .delete(table)
+        .where(where)
+        .returning({ one: sql<number>`1` })
+    ).length;
   return {
-    mailOutbox: await deleted(
-      db
-        .delete(mailOutbox)
-        .where(lt(mailOutbox.createdAt, before(now, RETENTION_DAYS.mailOutbox)))
-        .returning(id),
+    mailOutbox: await gone(mailOutbox, lt(mailOutbox.createdAt, cutoff(RETENTION_DAYS.mailOutbox))),
+    sessions: await gone(sessions, lt(sessions.expiresAt, cutoff(RETENTION_DAYS.expiredSessions))),
+    authTokens: await gone(
+      authTokens,
+      or(
+        lt(authTokens.expiresAt, cutoff(RETENTION_DAYS.authTokens)),
+        and(isNotNull(authTokens.usedAt), lt(authTokens.usedAt, cutoff(RETENTION_DAYS.authTokens))),
+      ),
     ),
-    sessions: await deleted(
-      db
-        .delete(sessions)
-        .where(lt(sessions.expiresAt, before(now, RETENTION_DAYS.expiredSessions)))
-        .returning(id),
-    ),
-    authTokens: await deleted(
-      db
-        .delete(authTokens)
-        .where(
-          or(
-            lt(authTokens.expiresAt, before(now, RETENTION_DAYS.authTokens)),
-            and(isNotNull(authTokens.usedAt), lt(authTokens.usedAt, before(now, RETENTION_DAYS.authTokens))),
-          ),
-        )
-        .returning(id),
-    ),
-    offlineBundles: await deleted(
-      db
-        .delete(offlineBundles)
-        .where(lt(offlineBundles.expiresAt, before(now, RETENTION_DAYS.offlineBundles)))
-        .returning(id),
-    ),
-    liveSessions: await deleted(
-      db
-        .delete(liveSessions)
-        .where(lt(liveSessions.startedAt, before(now, RETENTION_DAYS.liveSessions)))
-        .returning(id),
-    ),
-    liveConnections: await deleted(
-      db
-        .delete(liveConnections)
-        .where(lt(liveConnections.connectedAt, before(now, RETENTION_DAYS.liveConnections)))
-        .returning(id),
-    ),
-    clientErrorReports: await deleted(
-      db
-        .delete(clientErrorReports)
-        .where(lt(clientErrorReports.createdAt, before(now, RETENTION_DAYS.clientErrorReports)))
-        .returning(id),
-    ),
+    offlineBundles: await gone(offlineBundles, lt(offlineBundles.expiresAt, cutoff(RETENTION_DAYS.offlineBundles))),
+    liveSessions: await gone(liveSessions, lt(liveSessions.startedAt, cutoff(RETENTION_DAYS.liveSessions))),
+    liveConnections: await gone(liveConnections, lt(liveConnections.connectedAt, cutoff(RETENTION_DAYS.liveConnections))),
+    clientErrorReports: await gone(clientErrorReports, lt(clientErrorReports.createdAt, cutoff(RETENTION_DAYS.clientErrorReports))),
     rateLimitAttempts: await pruneAttempts(db, now),
   };
 }

@@ -12,6 +12,7 @@ import * as pickerRoute from "~/routes/_app+/_labs+/flashcard-v2._index";
 import * as configApp from "~/routes/_app+/config.app";
 import * as lessonRoute from "~/routes/_app+/courses+/lessons.$lessonId";
 import * as unsubscribeRoute from "~/routes/_public+/lembretes.cancelar";
+import * as confirmRoute from "~/routes/_public+/lembretes.confirmar";
 import { addDays } from "~/server/activity.server";
 import type { Database } from "~/server/db.server";
 import { flashcardQuestions, lessons, mailOutbox, modules, streakEvents, users } from "~/server/schema";
@@ -150,6 +151,19 @@ describe("a learner's week and a half", () => {
     clockAt(day(1), 20);
     await runCron();
     expect(await remindersTo(email)).toHaveLength(0); // practised today
+    // The first mail to the address asks whether it wants reminders; the learner follows its link.
+    const [ask, ...moreAsks] = await db
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.toAddress, email), eq(mailOutbox.kind, "reminder_confirmation")));
+    expect([ask?.subject, moreAsks.length]).toEqual(["Quer receber lembretes?", 0]);
+    const confirmLink = ask!.textBody.match(/http\S+\/lembretes\/confirmar\?token=\S+/)![0];
+    const confirmed = await call(() =>
+      confirmRoute.action(
+        args(new Request(confirmLink, { method: "POST", body: "", headers: { "Content-Type": "application/x-www-form-urlencoded" } }), ctx()),
+      ),
+    );
+    expect(confirmed.data).toMatchObject({ state: "confirmed" });
 
     // ——— Day 2: nothing ticked yet; reminded at the usual hour (10 h, from day 1), once; Revisão played ———
     clockAt(day(2), 8);

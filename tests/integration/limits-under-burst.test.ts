@@ -35,6 +35,19 @@ const attemptsOf = async (limit: Limit, subject: string) =>
       .where(and(eq(rateLimitAttempts.bucket, limit.bucket), eq(rateLimitAttempts.subject, subject)))
   ).length;
 const mailsTo = async (address: string) => (await db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, address))).length;
+const download = (learner: { jar: CookieJar }, slug: string) =>
+  call(() =>
+    bundleRoute.action(
+      args(
+        new Request("http://nika.test/resources/offline/bundle", {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Cookie: learner.jar.header() },
+          body: JSON.stringify({ target: "category", slug }),
+        }),
+        contextFor(db),
+      ),
+    ),
+  );
 const setFlag = (key: string, value: boolean) => db.update(appConfig).set({ configValue: value }).where(eq(appConfig.configKey, key));
 
 describe("a burst of parallel requests gets what is left of each limit", () => {
@@ -112,20 +125,7 @@ describe("a burst of parallel requests gets what is left of each limit", () => {
 
   it("offline bundles: 40 downloads at once issue 30; 10 are 429 and store nothing", async () => {
     const learner = await insertLearner(db);
-    const outcomes = await burst(40, () =>
-      call(() =>
-        bundleRoute.action(
-          args(
-            new Request("http://nika.test/resources/offline/bundle", {
-              method: "POST",
-              headers: { "Content-Type": "application/json", Cookie: learner.jar.header() },
-              body: JSON.stringify({ target: "category", slug: "animais" }),
-            }),
-            contextFor(db),
-          ),
-        ),
-      ),
-    );
+    const outcomes = await burst(40, () => download(learner, "animais"));
     const got = statuses(outcomes);
     expect(countOf(got, 200)).toBe(LIMITS.offlineBundle.max);
     expect(countOf(got, 429)).toBe(40 - LIMITS.offlineBundle.max);
@@ -134,18 +134,7 @@ describe("a burst of parallel requests gets what is left of each limit", () => {
 
   it("a refused bundle (unknown category) gives its claim back", async () => {
     const learner = await insertLearner(db);
-    const refused = await call(() =>
-      bundleRoute.action(
-        args(
-          new Request("http://nika.test/resources/offline/bundle", {
-            method: "POST",
-            headers: { "Content-Type": "application/json", Cookie: learner.jar.header() },
-            body: JSON.stringify({ target: "category", slug: "nao-existe" }),
-          }),
-          contextFor(db),
-        ),
-      ),
-    );
+    const refused = await download(learner, "nao-existe");
     expect(refused.status).toBeGreaterThanOrEqual(400);
     expect(refused.status).toBeLessThan(500);
     expect(await attemptsOf(LIMITS.offlineBundle, learner.id)).toBe(0);

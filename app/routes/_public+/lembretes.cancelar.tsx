@@ -1,11 +1,9 @@
 // Stopping the reminder e-mails from the link every reminder carries, without signing in: the signed token says whose
 // they are. GET only shows the button (link scanners open links); the POST — this page's form, or the mail client's
 // RFC 8058 one-click POST (body List-Unsubscribe=One-Click) to the same URL — turns them off.
-import { data, Form, Link, useActionData, useLoaderData } from "react-router";
+import { data, useActionData, useLoaderData } from "react-router";
 import { z } from "zod";
-import { SubmitButton } from "~/components/button";
-import { NoticeBox } from "~/components/notice";
-import { AuthCard, linkClass } from "~/features/auth/ui";
+import { SignedLinkPage } from "~/features/auth/SignedLinkPage";
 import { stopReminders, unsubscribeTokenUser } from "~/features/reminders/reminders.server";
 import type { RouteHandle } from "~/lib/access";
 import { parseForm } from "~/server/request.server";
@@ -38,44 +36,24 @@ export async function action({ request, context }: Route.ActionArgs) {
   return { state: "stopped" as const };
 }
 
+const TEXTS = {
+  ready: {
+    title: "Cancelar lembretes",
+    subtitle: "Você deixará de receber o email diário que lembra de praticar e manter a sua ofensiva.",
+    button: "Cancelar lembretes",
+    pending: "Cancelando...",
+  },
+  done: {
+    title: "Lembretes cancelados",
+    notice: "Você não vai mais receber lembretes diários por email.",
+    description: "Se mudar de ideia, ative o Lembrete diário em Configurações.",
+  },
+  invalidTitle: "Não foi possível cancelar",
+};
+
 export default function CancelReminders() {
   const page = useLoaderData<typeof loader>();
   const done = useActionData<typeof action>();
   const result = done ?? page;
-
-  if (result.state === "stopped") {
-    return (
-      <AuthCard title="Lembretes cancelados">
-        <NoticeBox
-          notice={{
-            tone: "success",
-            title: "Você não vai mais receber lembretes diários por email.",
-            description: "Se mudar de ideia, ative o Lembrete diário em Configurações.",
-          }}
-        />
-        <Link className={linkClass} to="/">
-          Ir para a Nika
-        </Link>
-      </AuthCard>
-    );
-  }
-  if (result.state === "invalid") {
-    return (
-      <AuthCard title="Não foi possível cancelar">
-        <NoticeBox notice={{ tone: "error", title: result.message }} />
-        <Link className={linkClass} to="/config">
-          Ir para Configurações
-        </Link>
-      </AuthCard>
-    );
-  }
-  return (
-    <AuthCard title="Cancelar lembretes" subtitle="Você deixará de receber o email diário que lembra de praticar e manter a sua ofensiva.">
-      <Form method="post" action={`/lembretes/cancelar?token=${encodeURIComponent(result.token)}`}>
-        <SubmitButton size="lg" className="w-full" pendingText="Cancelando...">
-          Cancelar lembretes
-        </SubmitButton>
-      </Form>
-    </AuthCard>
-  );
+  return <SignedLinkPage result={result.state === "stopped" ? { state: "done" } : result} path="/lembretes/cancelar" texts={TEXTS} />;
 }

@@ -1,10 +1,8 @@
 // "Quer receber lembretes?": the link of the one mail an address gets before any reminder. GET only shows the button
 // (link scanners open links); the POST confirms the address the token was signed for, while it is still the account's.
-import { data, Form, Link, useActionData, useLoaderData } from "react-router";
+import { data, useActionData, useLoaderData } from "react-router";
 import { z } from "zod";
-import { SubmitButton } from "~/components/button";
-import { NoticeBox } from "~/components/notice";
-import { AuthCard, linkClass } from "~/features/auth/ui";
+import { SignedLinkPage } from "~/features/auth/SignedLinkPage";
 import { confirmReminders, confirmTokenValid } from "~/features/reminders/reminders.server";
 import type { RouteHandle } from "~/lib/access";
 import { parseForm } from "~/server/request.server";
@@ -37,44 +35,24 @@ export async function action({ request, context }: Route.ActionArgs) {
   return { state: "confirmed" as const };
 }
 
+const TEXTS = {
+  ready: {
+    title: "Quer receber lembretes?",
+    subtitle: "Um email por dia, quando você ainda não tiver praticado, para manter a sua ofensiva.",
+    button: "Sim, quero receber lembretes",
+    pending: "Confirmando...",
+  },
+  done: {
+    title: "Lembretes confirmados",
+    notice: "Você vai receber o Lembrete diário neste endereço.",
+    description: "Para parar, use o link de qualquer lembrete ou desative em Configurações.",
+  },
+  invalidTitle: "Não foi possível confirmar",
+};
+
 export default function ConfirmReminders() {
   const page = useLoaderData<typeof loader>();
   const done = useActionData<typeof action>();
   const result = done ?? page;
-
-  if (result.state === "confirmed") {
-    return (
-      <AuthCard title="Lembretes confirmados">
-        <NoticeBox
-          notice={{
-            tone: "success",
-            title: "Você vai receber o Lembrete diário neste endereço.",
-            description: "Para parar, use o link de qualquer lembrete ou desative em Configurações.",
-          }}
-        />
-        <Link className={linkClass} to="/">
-          Ir para a Nika
-        </Link>
-      </AuthCard>
-    );
-  }
-  if (result.state === "invalid") {
-    return (
-      <AuthCard title="Não foi possível confirmar">
-        <NoticeBox notice={{ tone: "error", title: result.message }} />
-        <Link className={linkClass} to="/config">
-          Ir para Configurações
-        </Link>
-      </AuthCard>
-    );
-  }
-  return (
-    <AuthCard title="Quer receber lembretes?" subtitle="Um email por dia, quando você ainda não tiver praticado, para manter a sua ofensiva.">
-      <Form method="post" action={`/lembretes/confirmar?token=${encodeURIComponent(result.token)}`}>
-        <SubmitButton size="lg" className="w-full" pendingText="Confirmando...">
-          Sim, quero receber lembretes
-        </SubmitButton>
-      </Form>
-    </AuthCard>
-  );
+  return <SignedLinkPage result={result.state === "confirmed" ? { state: "done" } : result} path="/lembretes/confirmar" texts={TEXTS} />;
 }
