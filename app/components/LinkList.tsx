@@ -1,12 +1,10 @@
-// A long list of links (the pronunciation game's 100 levels, the picker's tiles) as plain `<a href>`s that React does
+// A long list of links (the pronunciation game's 100 levels) as plain `<a href>`s that React does
 // not have to own one by one: each `<Link>` costs a dozen hooks at hydration, paid 100 times on a cheap phone. One
 // handler on the list gives every link a client navigation and prefetch on intent, as `<Link prefetch="intent">` would;
 // without JavaScript they are ordinary links. Each `<a>` carries `data-discover="true"`, as `<Link>` renders it, so the
 // router learns its route ahead (lazy route discovery) and the prefetch knows what to fetch.
 import { useState, type ComponentPropsWithoutRef, type MouseEvent, type SyntheticEvent } from "react";
 import { PrefetchPageLinks, useNavigate } from "react-router";
-
-type ListProps<T extends "ol" | "ul" | "div"> = { as?: T } & ComponentPropsWithoutRef<T>;
 
 /** The in-app path of the `<a>` an event came from, when a client navigation may take it over. */
 function appPathOf(event: SyntheticEvent): string | null {
@@ -19,18 +17,19 @@ function appPathOf(event: SyntheticEvent): string | null {
 const isPlainClick = (event: MouseEvent) =>
   event.button === 0 && !event.defaultPrevented && !event.metaKey && !event.altKey && !event.ctrlKey && !event.shiftKey;
 
-export function LinkList<T extends "ol" | "ul" | "div" = "ol">({ as, children, ...props }: ListProps<T>) {
+/** An `<ol>` of plain links, each navigated on the client and prefetched on intent. */
+export function LinkList({ children, ...props }: ComponentPropsWithoutRef<"ol">) {
   const navigate = useNavigate();
   const [intent, setIntent] = useState<string | null>(null);
-  const Tag = (as ?? "ol") as "ol";
   const onIntent = (event: SyntheticEvent) => {
     const path = appPathOf(event);
     if (path) setIntent(path);
   };
   return (
     <>
-      <Tag
-        {...(props as ComponentPropsWithoutRef<"ol">)}
+      {/* eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions -- delegation: the clicks are its links' own (Enter on a link is a click) */}
+      <ol
+        {...props}
         onClick={(event) => {
           if (!isPlainClick(event)) return;
           const path = appPathOf(event);
@@ -43,7 +42,7 @@ export function LinkList<T extends "ol" | "ul" | "div" = "ol">({ as, children, .
         onTouchStart={onIntent}
       >
         {children}
-      </Tag>
+      </ol>
       {intent ? <PrefetchPageLinks page={intent} /> : null}
     </>
   );

@@ -1,4 +1,4 @@
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import {
   authTokens,
   chatConversations,
@@ -147,63 +147,44 @@ test("the hourly cron trigger prunes every table past its retention (README, Ope
   const fired = await request.get("/__scheduled?cron=0+*+*+*+*");
   expect(await fired.text()).toContain("Ran scheduled event");
 
-  const left = () =>
-    withDb(async (db) => ({
-      mails: await db
-        .select({ id: mailOutbox.id })
-        .from(mailOutbox)
-        .where(
-          inArray(
-            mailOutbox.id,
-            rows.mails.map((r) => r.id),
-          ),
-        ),
-      expiredSession: await db
-        .select({ id: sessions.id })
-        .from(sessions)
-        .where(
-          inArray(
-            sessions.id,
-            rows.expiredSession.map((r) => r.id),
-          ),
-        ),
-      tokens: await db
-        .select({ id: authTokens.id })
-        .from(authTokens)
-        .where(
-          inArray(
-            authTokens.id,
-            rows.tokens.map((r) => r.id),
-          ),
-        ),
-      bundles: await db
-        .select({ id: offlineBundles.id })
-        .from(offlineBundles)
-        .where(
-          inArray(
-            offlineBundles.id,
-            rows.bundles.map((r) => r.id),
-          ),
-        ),
-      live: await db
-        .select({ id: liveSessions.id })
-        .from(liveSessions)
-        .where(
-          inArray(
-            liveSessions.id,
-            rows.live.map((r) => r.id),
-          ),
-        ),
-      reports: await db
-        .select({ id: clientErrorReports.id })
-        .from(clientErrorReports)
-        .where(
-          inArray(
-            clientErrorReports.id,
-            rows.reports.map((r) => r.id),
-          ),
-        ),
-    }));
+  // Which of the ids inserted above are still there, table by table.
+  const idsLeft = (table: string, ids: (string | number)[]) =>
+    withDb(async (db) =>
+      (
+        await db.execute(
+          sql`select id from ${sql.identifier(table)} where id::text in ${sql`(${sql.join(
+            ids.map((id) => sql`${String(id)}`),
+            sql`, `,
+          )})`}`,
+        )
+      ).rows.map((row) => ({ id: typeof ids[0] === "number" ? Number(row.id) : row.id })),
+    );
+  const left = async () => ({
+    mails: await idsLeft(
+      "mail_outbox",
+      rows.mails.map((r) => r.id),
+    ),
+    expiredSession: await idsLeft(
+      "sessions",
+      rows.expiredSession.map((r) => r.id),
+    ),
+    tokens: await idsLeft(
+      "auth_tokens",
+      rows.tokens.map((r) => r.id),
+    ),
+    bundles: await idsLeft(
+      "offline_bundles",
+      rows.bundles.map((r) => r.id),
+    ),
+    live: await idsLeft(
+      "live_sessions",
+      rows.live.map((r) => r.id),
+    ),
+    reports: await idsLeft(
+      "client_error_reports",
+      rows.reports.map((r) => r.id),
+    ),
+  });
   await expect.poll(left).toEqual({
     mails: [rows.mails[1]],
     expiredSession: [rows.expiredSession[1]],
