@@ -186,6 +186,19 @@ function frame(loud: boolean): ArrayBuffer {
   return samples.buffer;
 }
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Takes the database's turn (the server runs one transaction at a time), so the relay's next query waits until the
+ * returned release: a way to land an event while the relay is mid-write.
+ */
+async function holdDatabase(): Promise<() => Promise<void>> {
+  const client = await pool.connect();
+  await client.query("begin");
+  await client.query("select 1");
+  return async () => {
+    await client.query("commit");
+    client.release();
+  };
+}
 
 /** Sends `speechMs` of tone then `silenceMs` of silence, a frame every 25 ms (1.6 × real time, within the rate limit). */
 async function speak(browser: Browser, speechMs: number, silenceMs = 800) {
@@ -341,6 +354,29 @@ describe("LiveConversation: credits per started minute", () => {
     await eventually(async () => expect(await liveActivitiesOf(target.userId)).toHaveLength(15));
   });
 
+  it("a minute whose charge lands as the session ends is given back at once (issue 47)", async () => {
+    const target = await learner(10);
+    const browser = await openBrowser(target);
+    await ready(browser);
+    const talking = speak(browser, MINUTE_MS * 2, 0);
+    // The second minute's charge (due ~2.3 s after ready) waits on the database while the learner ends the session.
+    await pause(MINUTE_MS - 900);
+    const release = await holdDatabase();
+    await pause(1_500);
+    expect(browser.of("minute")).toHaveLength(1);
+    browser.socket.send(JSON.stringify({ type: "end" }));
+    await browser.closed;
+    await release();
+    await talking;
+    await eventually(async () =>
+      expect(await minutesOf(target.userId)).toEqual([
+        { minute: 1, status: "used", credits: 1 },
+        { minute: 2, status: "refunded", credits: 1 },
+      ]),
+    );
+    expect(await balanceOf(target.userId)).toBe(9);
+  });
+
   it("ends after a minute of silence, charged only the minute that began", async () => {
     const target = await learner(50);
     const browser = await openBrowser(target, { fast: true });
@@ -411,10 +447,16 @@ describe("LiveConversation: one session per learner, resumable", () => {
 
   it("a takeover during set-up ends the first session's row too: one active row, never two (issue 47)", async () => {
     const target = await learner(10);
-    // The second connection arrives while the first is still loading its context and writing its row.
+    // The first session's set-up waits on the database; the second connection arrives (and takes over) meanwhile.
+    // The new session's own start closes any row still active, so this guards the invariant; the test after it
+    // (an end with no new session behind it) is the one that needs the relay to end its own row.
+    const release = await holdDatabase();
     const first = await openBrowser(target);
+    await pause(300);
     const second = await openBrowser(target);
     expect((await first.closed).code).toBe(LIVE_CLOSE.takenOver);
+    await pause(200);
+    await release();
     await ready(second);
     await eventually(async () =>
       expect(
@@ -425,6 +467,23 @@ describe("LiveConversation: one session per learner, resumable", () => {
     );
     second.socket.send(JSON.stringify({ type: "end" }));
     await second.closed;
+  });
+
+  it("a session ended during set-up (its learner signed out) ends its row, with no minute charged (issue 47)", async () => {
+    const target = await learner(10);
+    const release = await holdDatabase();
+    const browser = await openBrowser(target);
+    await pause(300); // its set-up is waiting on the database
+    expect(await (await worker.dispatchFetch(`http://test/close-user?user=${target.userId}`)).json()).toBe(1);
+    expect((await browser.closed).code).toBe(LIVE_CLOSE.accessLost);
+    await release();
+    await eventually(async () =>
+      expect(await rows(sql`select status, end_reason from live_sessions where user_id = ${target.userId}`)).toEqual([
+        { status: "ended", end_reason: "access_lost" },
+      ]),
+    );
+    expect(await minutesOf(target.userId)).toEqual([]);
+    expect(await balanceOf(target.userId)).toBe(10);
   });
 
   it("a blocked learner's session ends (closeUser)", async () => {
