@@ -11,16 +11,12 @@ const {
   answeringDatabaseUnavailable,
   ConfigError,
   createRequestDb,
+  CRON_JOBS,
   formTargetOrigins,
   getLoadContext,
   isProduction,
   loadEnv,
-  monthlyAllowance,
-  pruneOldRows,
-  refundAbandonedSpends,
   refuseControlCharactersInUrl,
-  renewAllCredits,
-  sendDailyReminders,
   withSecurityHeaders,
 } = (build as unknown as { entry: { module: { worker: typeof Worker } } }).entry.module.worker;
 
@@ -32,16 +28,6 @@ const handleRouterRequest = createRequestHandler(build as unknown as ServerBuild
 /** A missing or malformed setting: one plain answer naming it (logged once per isolate by loadEnv). */
 const configErrorResponse = (error: InstanceType<typeof ConfigError>) =>
   new Response(error.message, { status: 500, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
-
-/** wrangler.toml's crons, each with its job. */
-const CRONS = {
-  /** The monthly renewal: 00:00 on day 1 in São Paulo. */
-  monthlyRenewal: "0 3 1 * *",
-  /** The sweep of credits a dying request left spent without their message or attempt. */
-  sweep: "*/5 * * * *",
-  /** The daily reminder e-mails ("Lembrete diário"), considered every hour; and rows past their retention pruned. */
-  hourly: "0 * * * *",
-} as const;
 
 export default {
   async fetch(request, env, ctx) {
@@ -82,34 +68,15 @@ export default {
     }
   },
 
-  /** The cron triggers (wrangler.toml), dispatched by their cron string (CRONS). */
+  /** The cron triggers of wrangler.toml, each run by its row of the job table (app/cron-jobs.server.ts). */
   async scheduled(controller, rawEnv, ctx) {
     const env = loadEnv(rawEnv); // a ConfigError fails the cron run, with the same message
-    let run: (db: ReturnType<typeof createRequestDb>["db"]) => Promise<unknown>;
-    switch (controller.cron) {
-      case CRONS.monthlyRenewal:
-        run = (db) => renewAllCredits(db, monthlyAllowance(env), new Date());
-        break;
-      case CRONS.sweep:
-        run = (db) =>
-          refundAbandonedSpends(db, new Date()).then((refunded) => {
-            if (refunded.chatMessages || refunded.attempts || refunded.liveMinutes) console.warn("[sweep] abandoned spends refunded", refunded);
-          });
-        break;
-      case CRONS.hourly:
-        // The hour it was scheduled for decides who is due (the São Paulo hour, the 22:00 limit).
-        run = async (db) => {
-          const result = await sendDailyReminders(db, env, new Date(controller.scheduledTime));
-          if (result.failed) console.warn("[reminders] some reminders could not be sent", result);
-          const pruned = await pruneOldRows(db, new Date());
-          if (Object.values(pruned).some(Boolean)) console.log("[housekeeping] pruned", pruned);
-        };
-        break;
-      default:
-        console.error("[cron] no job for", controller.cron);
-        return;
+    const job = CRON_JOBS[controller.cron];
+    if (!job) {
+      console.error("[cron] no job for", controller.cron);
+      return;
     }
     const requestDb = createRequestDb(env);
-    ctx.waitUntil(run(requestDb.db).finally(() => requestDb.close()));
+    ctx.waitUntil(job.run(requestDb.db, env, new Date(controller.scheduledTime)).finally(() => requestDb.close()));
   },
 } satisfies ExportedHandler<Env>;

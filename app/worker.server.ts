@@ -2,11 +2,9 @@
 // through the React Router server build: importing these modules from server.ts directly made wrangler bundle a second
 // copy of each (and of everything they import) next to the build's own.
 export { getLoadContext } from "../load-context";
-export { sendDailyReminders } from "./features/reminders/reminders.server";
+export { CRON_JOBS } from "./cron-jobs.server";
 export { LiveConversation } from "./features/live/relay.server";
-export { monthlyAllowance, refundAbandonedSpends, renewAllCredits } from "./server/credits.server";
 export { answeringDatabaseUnavailable, createRequestDb } from "./server/db.server";
-export { pruneOldRows } from "./server/housekeeping.server";
 export { ConfigError, isProduction, loadEnv } from "./server/env";
 export { LessonChannel } from "./server/lesson-channel";
 export { formTargetOrigins, withSecurityHeaders } from "./server/security-headers.server";

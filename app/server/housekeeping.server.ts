@@ -1,5 +1,5 @@
 // What the hourly cron deletes, and after how long: every table written per request or per message, so none only
-// grows. The README's operations section states the same retention; change both together.
+// grows. docs/operations.md states the same retention; change both together.
 import { and, isNotNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "./db.server";

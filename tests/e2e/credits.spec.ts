@@ -81,7 +81,7 @@ test("the hourly cron trigger prunes the rate limits' attempts older than a day 
   await expect.poll(async () => (await left()).map((row) => row.id)).toEqual([ids[1]]);
 });
 
-test("the hourly cron trigger prunes every table past its retention (README, Operations) and keeps the rest", async ({
+test("the hourly cron trigger prunes every table past its retention (docs/operations.md) and keeps the rest", async ({
   request,
   createAccount,
 }, testInfo) => {
