@@ -11,7 +11,7 @@ const escapeAttribute = (value: string) => value.replace(/&/g, "&amp;").replace(
 /**
  * The SVG markup of an icon's shapes (path, circle, rect… with plain attributes), built once per icon. Every page
  * draws a few dozen icons; handing React their shapes as one string instead of elements makes each icon one
- * element to render and to hydrate instead of three to six (issue 13's server-render cost).
+ * element to render and to hydrate instead of three to six (less work for the server's render of every page).
  */
 function svgMarkup(node: ReactNode): string {
   if (node == null || typeof node === "boolean") return "";

@@ -6,14 +6,14 @@
 export const IMAGE_MAX_BYTES = 5 * 1024 * 1024; // 5 242 880
 /** Lesson materials: spec §9 "material 50 MB (52428800 bytes)". */
 export const MATERIAL_MAX_BYTES = 52_428_800;
-/** Word recordings of flashcards (issue 9: "audio 2 MB"). */
+/** Word recordings of flashcards: at most 2 MB of audio. */
 export const AUDIO_MAX_BYTES = 2 * 1024 * 1024; // 2 097 152
 
 export const IMAGE_FOLDERS = ["modules", "banners", "thumbnails"] as const;
 export type ImageFolder = (typeof IMAGE_FOLDERS)[number];
 /** Pictures and word recordings of flashcards uploaded by admins (decision 0012). */
 export const FLASHCARDS_FOLDER = "flashcards";
-/** Reference recordings of pronunciation levels uploaded by admins (issue 10). */
+/** Reference recordings of pronunciation levels uploaded by admins. */
 export const PRONUNCIATION_FOLDER = "pronunciation";
 /** Where the admin forms store their uploads: one unique key per file, never rewritten. */
 export const UPLOAD_FOLDERS = [...IMAGE_FOLDERS, FLASHCARDS_FOLDER, PRONUNCIATION_FOLDER] as const;

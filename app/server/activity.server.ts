@@ -1,4 +1,4 @@
-// The daily habit's one module (issue 37): every finished learning action is recorded here, on the server, with
+// The daily habit's one module: every finished learning action is recorded here, on the server, with
 // its points and its São Paulo day — never posted by the browser — and the streak ("ofensiva") moves with the
 // first activity of each day. Both happen in ONE statement: the same action recorded twice (two tabs, a retried
 // request) is one row (unique learner + kind + ref), and of two first-activities at once only one moves the streak

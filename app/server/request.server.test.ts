@@ -196,7 +196,7 @@ describe("readMultipart", () => {
   });
 });
 
-// ——— found by mutation testing (issue 8, item 11): the edges of each refusal ———
+// ——— found by mutation testing: the edges of each refusal ———
 
 /** What a helper threw, as `{ status, code, error, cacheControl }`. */
 async function refusalOf(run: () => unknown) {
@@ -419,7 +419,7 @@ describe("giving up half-way", () => {
   });
 });
 
-describe("control characters (issue 47)", () => {
+describe("control characters", () => {
   const CONTROL = "400 O envio contém caracteres inválidos.";
   const urlencoded = (body: string) => post(body, { "Content-Type": "application/x-www-form-urlencoded" });
   const json = (body: string) => post(body, { "Content-Type": "application/json" });

@@ -378,7 +378,7 @@ export const clientErrorReports = pgTable("client_error_reports", {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
-// ——— chat with Nika (issue 4) ———
+// ——— chat with Nika ———
 
 export const CHAT_MODE_IDS = ["portuguese", "english", "game", "roleplay", "english-test", "lesson"] as const;
 
@@ -424,7 +424,7 @@ export const chatMessages = pgTable(
   ],
 );
 
-// ——— flashcards (issue 9) ———
+// ——— flashcards and their offline bundles ———
 
 export const flashcardCategories = pgTable("flashcard_categories", {
   /** Stable id, also in URLs: animais, acoes, comidas, … */
@@ -540,7 +540,7 @@ export const flashcardMemory = pgTable(
 );
 
 /**
- * A download for offline practice (issue 38): Revisão or a category, issued to one learner until `expires_at`, with
+ * A download for offline practice: Revisão or a category, issued to one learner until `expires_at`, with
  * the options each card was given (card id → option ids), so a sync accepts only answers the bundle could produce.
  */
 export const offlineBundles = pgTable(
@@ -562,7 +562,7 @@ export const offlineBundles = pgTable(
   ],
 );
 
-// ——— pronunciation game (issue 10) ———
+// ——— pronunciation game ———
 
 /** The 100 levels (seeded by migration from content/pronunciation/levels.json; an admin may edit them). */
 export const pronunciationLevels = pgTable(
@@ -625,7 +625,7 @@ export const pronunciationAttempts = pgTable(
   ],
 );
 
-// ——— account settings and the admin console (issue 11) ———
+// ——— account settings and the admin console ———
 
 /**
  * A change a learner made to their profile (name, e-mail, WhatsApp, avatar), recorded when it happens:
@@ -684,7 +684,7 @@ export const liveConnections = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.lessonId] })],
 );
 
-// ——— the daily habit (issue 37) ———
+// ——— the daily habit: activities and streak ———
 
 export const ACTIVITY_KINDS = [
   "lesson_completed",
@@ -742,7 +742,7 @@ export const streakEvents = pgTable(
   ],
 );
 
-// ——— Conversa ao vivo (issue 36) ———
+// ——— live conversation (Conversa ao vivo) ———
 
 /** One live spoken session of a learner in a conversation, relayed by the learner's LiveConversation object. */
 export const liveSessions = pgTable(

@@ -7,7 +7,7 @@ import { keyIdOf, signingKeyId, signToken, verifyToken } from "./signed-token.se
 const env = { SESSION_SECRET: "test-secret" };
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
-describe("a rotated SESSION_SECRET (issue 47)", () => {
+describe("a rotated SESSION_SECRET", () => {
   it("accepts tokens signed with SESSION_SECRET_PREVIOUS, signs only with the new one, and a key id picks the secret", async () => {
     const before = { SESSION_SECRET: "old-secret" };
     const after = { SESSION_SECRET: "new-secret", SESSION_SECRET_PREVIOUS: "old-secret" };

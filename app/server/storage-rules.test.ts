@@ -1,5 +1,5 @@
 // The one reader for stored files (serveObject in storage.server.ts) against Miniflare's R2 — rules a
-// broken line must not get past (issue 8, item 11, found by mutation testing): only our keys are served,
+// broken line must not get past (found by mutation testing): only our keys are served,
 // a stored file never runs in the page (nosniff, sandboxed CSP, non-images downloaded), a cached copy
 // is revalidated by its ETag, and byte ranges answer exactly the bytes asked for.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

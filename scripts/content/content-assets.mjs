@@ -153,7 +153,7 @@ flashcardsManifest.feedbackBytes = Object.fromEntries(
 );
 
 // ---------------------------------------------------------------------------------------------------------------
-// Pronunciation (content/pronunciation/, issue 10): the reference audio of each level, keyed like the database's
+// Pronunciation (content/pronunciation/): the reference audio of each level, keyed like the database's
 // pronunciation_levels.audio_asset ("level-001"), and the bands with their tips.
 
 const pronunciationDir = join(root, "content", "pronunciation");

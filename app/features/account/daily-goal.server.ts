@@ -1,4 +1,4 @@
-// The daily goal and the "Lembrete diário" opt-in (issue 37): the forms of /config/app and the goal offer on the
+// The daily goal and the "Lembrete diário" opt-in: the forms of /config/app and the goal offer on the
 // home page post here. A goal outside DAILY_GOALS is refused and nothing is stored; points are never posted (the
 // learner only chooses how many a day they aim for). The reminder's cron and e-mail live elsewhere: this only
 // stores the choice.

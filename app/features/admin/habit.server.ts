@@ -1,4 +1,4 @@
-// The daily habit's admin figures (issue 37), two columns of loadAnalytics' one statement:
+// The daily habit's admin figures, two columns of loadAnalytics' one statement:
 //
 // - Retention of weekly sign-up cohorts. A cohort is the users whose sign-up (users.created_at) falls in one
 //   Monday-to-Sunday São Paulo week; the last 8 weeks, this one included. "Retained at DN" = the user has at least

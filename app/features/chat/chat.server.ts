@@ -1,4 +1,4 @@
-// Chat with Nika, the server side (issue 4): conversations and messages in Postgres, 1 credit per
+// Chat with Nika, the server side: conversations and messages in Postgres, 1 credit per
 // learner message taken atomically BEFORE the provider is called and refunded if it fails, the reply
 // streamed token by token from whichever provider is configured (app/server/ai), and the English
 // level test's result read from a structured marker in Nika's reply.

@@ -1,4 +1,4 @@
-// /flashcard-v2/offline (issue 38): the downloaded bundles of the learner signed in on this browser, and a
+// /flashcard-v2/offline: the downloaded bundles of the learner signed in on this browser, and a
 // game of up to 10 cards from one — the online game's screens, sounds and feedback (GameParts), decided in
 // the browser from the signed bundle. Each answer goes to the IndexedDB queue (synced later: the server
 // checks the bundle's signature and counts the game and its credit then). Everything comes from IndexedDB

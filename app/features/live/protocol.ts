@@ -1,4 +1,4 @@
-// Conversa ao vivo (issue 36): what the browser and the relay (the LiveConversation Durable Object) say to
+// Conversa ao vivo (the live spoken conversation with Nika): what the browser and the relay (the LiveConversation Durable Object) say to
 // each other over the app's WebSocket, and the limits both sides hold. Shared by server and client.
 //
 // Audio both ways is raw PCM16 little-endian mono at LIVE_SAMPLE_RATE, sent as binary frames; everything

@@ -1,4 +1,4 @@
-// "Baixar para praticar offline" on /flashcard-v2 (issue 38), only with JavaScript (the picker renders it
+// "Baixar para praticar offline" on /flashcard-v2, only with JavaScript (the picker renders it
 // after hydration and loads this module then): Revisão and each category with its size before (the
 // server's estimate) and after (what is stored), the download's progress, "Remover download", and the
 // queue's state. One download at a time; errors in pt-BR.

@@ -1,4 +1,4 @@
-// Offline practice's bundles (issue 38): what a learner downloads to play with no network — Revisão (the cards FSRS
+// Offline practice's bundles: what a learner downloads to play with no network — Revisão (the cards FSRS
 // will ask in the next 7 days) or a category — with each card's 4 options drawn by the online game's rules. The
 // bundle is stored (its cards and their options, so a sync accepts only answers it could produce) and signed (an
 // HMAC over its id, its learner and its expiry). A download costs no credit: the games played from it do, when their

@@ -1,4 +1,4 @@
-// Downloading a bundle for offline practice (issue 38): its size first (the server's estimate), then the
+// Downloading a bundle for offline practice: its size first (the server's estimate), then the
 // signed bundle (POST /resources/offline/bundle) into IndexedDB and its pictures and sounds into Cache
 // Storage `nika-offline-media` (shared media URLs: nothing learner-specific there); removing one deletes
 // its row and every media file no remaining bundle needs. No React.

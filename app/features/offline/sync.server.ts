@@ -1,4 +1,4 @@
-// The offline queue's sync (issue 38): the answers a learner gave offline arrive here, each with its idempotency key,
+// The offline queue's sync: the answers a learner gave offline arrive here, each with its idempotency key,
 // and are counted exactly once however often (and however concurrently) the queue is sent. The rules:
 // - each bundle is checked: its signature (bad_signature), its learner (not_yours), its expiry (expired);
 // - an answer must be to a card of its bundle, with one of that card's options (outside_bundle);

@@ -159,7 +159,7 @@ describe("syncQueue", () => {
     expect(times).toEqual([...times].sort());
   });
 
-  it("a queue of more than 100 bundles goes in requests of at most 100 bundles each, every answer sent once (issue 47)", async () => {
+  it("a queue of more than 100 bundles goes in requests of at most 100 bundles each, every answer sent once", async () => {
     // 250 answers of 150 bundles (months offline): one request with all of them would be refused whole, every time.
     const items = Array.from({ length: 250 }, (_, i) => {
       const base = item(ANNA);

@@ -1,4 +1,4 @@
-// The queue's sync (issue 38): posts the current account's queued answers to /resources/offline/sync and
+// The offline answer queue's sync: posts the current account's queued answers to /resources/offline/sync and
 // drops only what the server acknowledged — accepted, accepted before (duplicate), or refused for good.
 // `credits_exhausted` and `not_yours` stay queued: bought credits, or the right account signing in again,
 // sync them later. Another account's answers are never read nor sent. Runs from the pages (on open and on

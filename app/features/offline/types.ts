@@ -1,4 +1,4 @@
-// The shapes the browser keeps for offline practice (issue 38): the signed bundle as the server issues it
+// The shapes the browser keeps for offline practice: the signed bundle as the server issues it
 // (POST /resources/offline/bundle) and what the sync endpoint takes and answers. Client-safe: the player,
 // the download panel and the service worker's sync read them.
 

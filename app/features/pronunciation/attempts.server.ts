@@ -26,7 +26,7 @@ import type { PronunciationRefusal } from "./texts";
 export const PRONUNCIATION_CREDIT_REASON = "pronunciation";
 export const PRONUNCIATION_REFUND_REASON = "refund:pronunciation";
 
-/** An attempt is at most 30 s of speech (issue 10). */
+/** An attempt is at most 30 s of speech. */
 export const MAX_ATTEMPT_SECONDS = 30;
 /** The upload cap of an attempt's form (a 30 s WAV at 48 kHz stereo is 5.8 MB). */
 export const MAX_ATTEMPT_UPLOAD_BYTES = 8 * 1024 * 1024;

@@ -1,4 +1,4 @@
-// The pronunciation game's words (pt-BR; spec §2, §8 and issue 10). Refusals are [title, description].
+// The pronunciation game's words (pt-BR; spec §2, §8). Refusals are [title, description].
 
 export const PRONUNCIATION_TEXT = {
   title: "Jogo de Pronúncia",

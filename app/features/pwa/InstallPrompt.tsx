@@ -31,7 +31,7 @@ export interface InstallPromptProps {
  * Chromium: uses the captured beforeinstallprompt. iOS: shows the manual
  * Share → Add to Home Screen hint. Never shown when installed or dismissed.
  * It waits for the learner's first tap or key press in this visit (then `delayMs`): it never covers a page
- * that has just opened, and it is never the page's largest paint (LCP ends at the first input; issue 13).
+ * that has just opened, and it is never the page's largest paint (LCP ends at the first input).
  */
 export function InstallPrompt({ delayMs = 3000 }: InstallPromptProps) {
   const { canInstall, installed, isIOS, promptInstall } = useInstall();

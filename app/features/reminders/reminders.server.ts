@@ -1,4 +1,4 @@
-// "Lembrete diário" (issue 37): the hourly cron e-mails a learner who opted in, whose streak is still alive and who has
+// "Lembrete diário", the daily habit's reminder: the hourly cron e-mails a learner who opted in, whose streak is still alive and who has
 // done nothing today by the hour they usually practise — one a São Paulo day at most, never from 22:00 on. Every
 // reminder carries a signed link (and the RFC 8058 headers) that stops them without signing in.
 // Reminders go only to an address that asked for them: anyone may sign up with someone else's address (e-mail

@@ -1,4 +1,4 @@
-// "Hoje" on the home page (issue 37, decision 0022): today's plan of 3–4 items, the points against the daily goal and
+// "Hoje" on the home page (decision 0022): today's plan of 3–4 items, the points against the daily goal and
 // the streak — read in ONE statement (the learner's habit columns, today's activities, the due cards, the next lesson,
 // the weakest pronunciation word) and turned into items by the rules below. A disabled feature's part is not even
 // queried, and its item is not offered.

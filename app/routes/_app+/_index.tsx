@@ -1,4 +1,4 @@
-// The home page: a greeting, "Hoje" (today's plan, the points against the daily goal, the streak; issue 37) and the
+// The home page: a greeting, "Hoje" (today's plan, the points against the daily goal, the streak) and the
 // three feature cards. The goal is offered here once, after the learner's first activity.
 import { data, useActionData, useLoaderData, useRouteLoaderData } from "react-router";
 import { DailyGoalForm } from "~/features/account/daily-goal-forms";

@@ -1,5 +1,5 @@
 // /comprar-creditos: the credit packs on sale and the way to Stripe's checkout (spec §7 create-credit-checkout,
-// §8, issue 12). Reached from 'Comprar mais créditos' (credits dialog, account tab) and 'Assinar Agora'.
+// §8). Reached from 'Comprar mais créditos' (credits dialog, account tab) and 'Assinar Agora'.
 // Without JS the form posts and is redirected (303) to the checkout page; with JS the page opens it in a new tab.
 import { data, redirect, useActionData, useLoaderData } from "react-router";
 import { publicOrigin } from "~/features/auth/accounts.server";

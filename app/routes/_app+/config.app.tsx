@@ -1,5 +1,5 @@
 // /config/app (tab App): install the app, the avatar (stored on users.avatar, shown in the sidebar and
-// next to comments), the daily goal and the "Lembrete diário" opt-in (issue 37), and the theme toggle (spec §2, §4, §9).
+// next to comments), the daily goal and the "Lembrete diário" opt-in, and the theme toggle (spec §2, §4, §9).
 import { useActionData, useLoaderData } from "react-router";
 import { z } from "zod";
 import { AppInstall } from "~/features/account/app-install";

@@ -1,4 +1,4 @@
-// /flashcard-v2/offline (issue 38): the offline player — the learner's downloaded flashcards, played with no
+// /flashcard-v2/offline: the offline player — the learner's downloaded flashcards, played with no
 // network. Public and the same for everyone: no loader (nothing about the learner in the page), so the
 // service worker keeps one copy of it, fetched without cookies, and opens it when /flashcard-v2 cannot load.
 // With JavaScript, the downloads and the answer queue of the learner signed in on this browser come from

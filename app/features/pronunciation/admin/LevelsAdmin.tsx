@@ -1,4 +1,4 @@
-// The admin's list of the pronunciation levels (issue 10, "Content"): the 100 levels grouped by band
+// The admin's list of the pronunciation levels: the 100 levels grouped by band
 // (the sound they train), each with its sentence, translation, where its reference recording comes
 // from and a link to its form — rendered where `children` go, over this list (AdminPanel).
 import type { ReactNode } from "react";

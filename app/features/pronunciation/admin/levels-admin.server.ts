@@ -1,4 +1,4 @@
-// The pronunciation admin's reads and writes (issue 10, "Content"): the 100 levels for the list, one
+// The pronunciation admin's reads and writes: the 100 levels for the list, one
 // level for its form, and saving a level's sentence, translation and reference recording. An upload (R2,
 // `pronunciation/<uuid>.<ext>`) wins over the shipped recording; replacing it or going back to the
 // shipped one deletes the old object (saveWithUploads). The learners' pages read the row, so a save is

@@ -1,4 +1,4 @@
-// The pronunciation admin's URLs (issue 10, "Content"). The learners' list links admins to
+// The pronunciation admin's URLs. The learners' list links admins to
 // `LEVELS_ADMIN_PATH`; each level's row links to `editLevelPath(level)`. The level of a URL is read as
 // the learners' pages read it (`parseLevel`: 1–100, anything else a 404).
 import { PRONUNCIATION_PATH } from "../scores";

@@ -1,4 +1,4 @@
-// The level form (issue 10, "Content"), shared by the browser (conform, instant feedback) and the action
+// The pronunciation admin's level form, shared by the browser (conform, instant feedback) and the action
 // (the authority): the English sentence the learner reads and is scored against, its pt-BR translation,
 // an optional recording that replaces the reference audio, and the way back to the shipped recording.
 import { z } from "zod";

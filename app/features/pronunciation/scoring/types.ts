@@ -1,4 +1,4 @@
-// The pronunciation scorers' contract (issue 10). Scores are 0–100 with one decimal; the result's field names
+// The pronunciation scorers' contract. Scores are 0–100 with one decimal; the result's field names
 // follow the spec §3 pronunciation result (wordDetails → `words`).
 import type { AiEnv } from "~/server/ai/index.server";
 import { ProviderError, type ProviderOptions } from "~/server/ai/types";

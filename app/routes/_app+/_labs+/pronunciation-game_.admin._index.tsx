@@ -1,4 +1,4 @@
-// /pronunciation-game/admin — the 100 pronunciation levels for admins (issue 10, "Content"): sentence,
+// /pronunciation-game/admin — the 100 pronunciation levels for admins: sentence,
 // translation and reference recording of each, grouped by band, with a link to each level's form.
 // `pronunciation-game_` keeps it out of the game's layout. Admins only; the game enabled.
 import { useLoaderData } from "react-router";
