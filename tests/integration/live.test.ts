@@ -144,6 +144,8 @@ const ledgerOf = (userId: string) =>
 
 type Browser = {
   messages: ServerMessage[];
+  /** When each message arrived (Date.now()), in the same order. */
+  arrivedAt: number[];
   audioBytes: number;
   closed: Promise<{ code: number; reason: string }>;
   socket: WebSocket;
@@ -166,14 +168,17 @@ async function openBrowser(
   const socket = response.webSocket! as unknown as WebSocket & { accept(): void };
   const browser: Browser = {
     messages: [],
+    arrivedAt: [],
     audioBytes: 0,
     socket,
     closed: new Promise((resolve) => socket.addEventListener("close", (event) => resolve({ code: event.code, reason: event.reason }))),
     of: (type) => browser.messages.filter((message) => message.type === type) as never,
   };
   socket.addEventListener("message", (event) => {
-    if (typeof event.data === "string") browser.messages.push(JSON.parse(event.data));
-    else browser.audioBytes += (event.data as ArrayBuffer).byteLength;
+    if (typeof event.data === "string") {
+      browser.messages.push(JSON.parse(event.data));
+      browser.arrivedAt.push(Date.now());
+    } else browser.audioBytes += (event.data as ArrayBuffer).byteLength;
   });
   socket.accept();
   return browser;
@@ -359,10 +364,13 @@ describe("LiveConversation: credits per started minute", () => {
     const browser = await openBrowser(target);
     await ready(browser);
     const talking = speak(browser, MINUTE_MS * 2, 0);
-    // The second minute's charge (due ~2.3 s after ready) waits on the database while the learner ends the session.
-    await pause(MINUTE_MS - 900);
+    // The second minute is charged one minute after the first (whose message came as it was paid). Its charge waits
+    // on the database, from 0.6 s before it is due, while the learner ends the session 0.6 s after.
+    const firstMinuteAt = browser.arrivedAt[browser.messages.findIndex((message) => message.type === "minute")]!;
+    const until = (at: number) => pause(Math.max(0, at - Date.now()));
+    await until(firstMinuteAt + MINUTE_MS - 600);
     const release = await holdDatabase();
-    await pause(1_500);
+    await until(firstMinuteAt + MINUTE_MS + 600);
     expect(browser.of("minute")).toHaveLength(1);
     browser.socket.send(JSON.stringify({ type: "end" }));
     await browser.closed;
