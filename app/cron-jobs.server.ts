@@ -1,10 +1,16 @@
 // The scheduled jobs: one row per cron trigger of wrangler.toml (`[triggers] crons`), which server.ts's `scheduled`
 // runs. A new job is one row here plus its schedule in wrangler.toml (cron-jobs.test.ts keeps the two the same).
+import { abandonedChatMessages } from "~/features/chat";
+import { abandonedLiveMinutes } from "~/features/live";
+import { abandonedAttempts } from "~/features/pronunciation";
 import { sendDailyReminders } from "~/features/reminders/reminders.server";
 import { monthlyAllowance, refundAbandonedSpends, renewAllCredits } from "~/server/credits.server";
 import type { Database } from "~/server/db.server";
 import type { Env } from "~/server/env";
 import { pruneOldRows } from "~/server/housekeeping.server";
+
+/** Every feature's spends that a dying request can leave half done; the 5-minute sweep gives them back. */
+export const ABANDONED_SPENDS = [abandonedChatMessages, abandonedAttempts, abandonedLiveMinutes];
 
 export type CronJob = {
   name: string;
@@ -21,8 +27,8 @@ export const CRON_JOBS: Record<string, CronJob> = {
   "*/5 * * * *": {
     name: "sweep of abandoned spends",
     run: async (db) => {
-      const refunded = await refundAbandonedSpends(db, new Date());
-      if (refunded.chatMessages || refunded.attempts || refunded.liveMinutes) console.warn("[sweep] abandoned spends refunded", refunded);
+      const refunded = await refundAbandonedSpends(db, new Date(), ABANDONED_SPENDS);
+      if (Object.values(refunded).some(Boolean)) console.warn("[sweep] abandoned spends refunded", refunded);
     },
   },
   "0 * * * *": {

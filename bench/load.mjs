@@ -175,6 +175,7 @@ try {
   const { connect, loadEnv } = await import("../scripts/lib/node-db.ts");
   const { sql } = await import("drizzle-orm");
   const { refundAbandonedSpends, ABANDONED_AFTER_MS } = await import("../app/server/credits.server.ts");
+  const { ABANDONED_SPENDS } = await import("../app/cron-jobs.server.ts");
   const env = loadEnv(vars);
   const { pool, db } = connect(env);
   /** @param {import("drizzle-orm").SQL} query */
@@ -697,7 +698,7 @@ try {
 
   // What the 5-minute cron sweep does once the run's last request is that old: a spend whose message or attempt a
   // dying request never stored (the --fault window) is refunded — the app's own function, at that later time.
-  const swept = await refundAbandonedSpends(checkDb, new Date(Date.now() + ABANDONED_AFTER_MS + 60_000));
+  const swept = await refundAbandonedSpends(checkDb, new Date(Date.now() + ABANDONED_AFTER_MS + 60_000), ABANDONED_SPENDS);
   results.sweep = swept;
   console.log(`sweep (as the cron, 5 minutes later): ${swept.chatMessages} chat credits and ${swept.attempts} pronunciation attempts refunded`);
   // An attempt a dying request left 'scoring' (its credit spent, its score never written) is the sweep's to settle:

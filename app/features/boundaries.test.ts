@@ -1,5 +1,6 @@
 // Features depend on ~/components, ~/lib and ~/server, and on another feature only through that
-// feature's public index.ts (`~/features/<name>`), never on its files.
+// feature's public index.ts (`~/features/<name>`), never on its files; and no two features depend on each
+// other, however far round (what both need is a feature of its own, as chat and live share conversation).
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -15,6 +16,8 @@ function sourceFiles(dir: string): string[] {
 }
 
 const IMPORT = /(?:from|import)\s*\(?\s*["']([^"']+)["']/g;
+/** Imports that run: static ones not marked `type`, and dynamic `import()`. A type import leaves nothing behind. */
+const VALUE_IMPORT = /(?:^|\n)\s*(?:import|export)\s+(?!type\s)[^;]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
 
 describe("feature boundaries", () => {
   it("no feature imports another feature's files (only its index) or climbs out with ../..", () => {
@@ -31,5 +34,36 @@ describe("feature boundaries", () => {
       }
     }
     expect(offences).toEqual([]);
+  });
+
+  it("the features' imports of one another form no loop", () => {
+    const uses = new Map<string, Set<string>>();
+    for (const file of sourceFiles(FEATURES)) {
+      const feature = relative(FEATURES, file).split("/")[0]!;
+      if (!uses.has(feature)) uses.set(feature, new Set());
+      for (const [, staticTarget, dynamicTarget] of readFileSync(file, "utf8").matchAll(VALUE_IMPORT)) {
+        const other = /^~\/features\/([^/]+)/.exec(staticTarget ?? dynamicTarget!)?.[1];
+        if (other && other !== feature) uses.get(feature)!.add(other);
+      }
+    }
+    const loops: string[] = [];
+    const walk = (feature: string, path: string[]) => {
+      for (const next of uses.get(feature) ?? []) {
+        if (next === path[0]) loops.push([...path, next].join(" → "));
+        else if (!path.includes(next) && next > path[0]!) walk(next, [...path, next]);
+      }
+    };
+    for (const feature of [...uses.keys()].sort()) walk(feature, [feature]);
+    expect(loops).toEqual([]);
+  });
+
+  it("credit_ledger is written by app/server/credits.server.ts alone (features compose its spends and refunds)", () => {
+    const WRITE =
+      /insert\s+into\s+credit_ledger|update\s+credit_ledger|delete\s+from\s+credit_ledger|\.(?:insert|update|delete)\(\s*creditLedger\b/i;
+    const APP = join(process.cwd(), "app");
+    const writers = sourceFiles(APP)
+      .filter((file) => !file.endsWith(".test.ts") && WRITE.test(readFileSync(file, "utf8")))
+      .map((file) => relative(APP, file));
+    expect(writers).toEqual(["server/credits.server.ts"]);
   });
 });

@@ -180,79 +180,60 @@ export async function renewCreditsIfDue(db: DbOrTx, userId: string, allowance: n
 
 /** A spend whose thing was not stored this long after it is taken as abandoned (far beyond any request's timeouts). */
 export const ABANDONED_AFTER_MS = 5 * 60_000;
-/**
- * How far back the sweep looks for chat spends (it runs every 5 minutes): older ones are settled. It also keeps a
- * message deleted long after it was paid for from ever counting as never stored (nothing deletes messages today but
- * their user, whose ledger goes with them).
- */
-export const ABANDONED_LOOKBACK_MS = 24 * 60 * 60_000;
 export const ABANDONED_REFUND_REASON = "refund:abandoned";
-/** A live minute is confirmed (or refunded) within seconds of its start; one still pending after this was abandoned. */
-export const LIVE_MINUTE_ABANDONED_AFTER_MS = 3 * 60_000;
 /** The ledger reason of a chat message's credit (its ref is the learner message's id). */
 export const CHAT_MESSAGE_CREDIT_REASON = "chat_message";
 
 /**
- * The sweep (cron, every 5 minutes): gives back the credits of purchases a dying request left half done — the
- * database or the worker went away between the spend and the statement that stores what it paid for, so no refund
- * could be written either. Two kinds, each refunded once (the unique index on refund refs) with its ref:
- * - a chat message's credit (ledger `chat_message` with the message id as ref) whose message was never stored;
- * - a pronunciation attempt still `scoring`: marked `failed`, its credit back (as `failAttempt` does);
- * - a live conversation's minute still `pending`: its object died before the provider proved it served the minute
- *   (a served minute is `used` within seconds), so it is marked `refunded` and its credits go back.
- * Each kind is one statement. Returns how many of each were refunded.
+ * Gives back these rows: `rows` is SQL for the spends to refund, with the columns user_id, ref and credits — a
+ * SELECT, or an UPDATE … RETURNING that marks them settled in the same statement. Each row's credits go back to its
+ * user, with one ledger row carrying its ref and the balance after it. One statement; returns how many rows were
+ * refunded and each user's balance after.
  */
-export async function refundAbandonedSpends(db: DbOrTx, now: Date): Promise<{ chatMessages: number; attempts: number; liveMinutes: number }> {
-  const cutoff = new Date(now.getTime() - ABANDONED_AFTER_MS);
-  const since = new Date(now.getTime() - ABANDONED_LOOKBACK_MS);
-  // Reads the CTE `abandoned` (user_id, ref). Per user, the balance goes up by the user's count; each ledger row
-  // carries the balance after its own +1.
-  const refundEachAbandoned = sql`
-    per_user as (select user_id, count(*)::int as n from abandoned group by user_id),
+export async function refundRows(db: DbOrTx, rows: SQL, reason: string): Promise<{ refunded: number; balances: Map<string, number> }> {
+  const result = await db.execute(sql`
+    with given as (${rows}),
+    per_user as (select user_id, sum(credits)::int as n from given group by user_id),
     refunded as (
       update users u set monthly_credits = u.monthly_credits + p.n, updated_at = now()
       from per_user p where u.id = p.user_id returning u.id, u.monthly_credits, p.n
     ), ledger as (
       insert into credit_ledger (user_id, delta, balance_after, reason, ref)
-      select a.user_id, 1, r.monthly_credits - r.n + row_number() over (partition by a.user_id order by a.ref), ${ABANDONED_REFUND_REASON}, a.ref
-      from abandoned a join refunded r on r.id = a.user_id
+      select g.user_id, g.credits,
+        r.monthly_credits - r.n + sum(g.credits) over (partition by g.user_id order by g.ref), ${reason}, g.ref
+      from given g join refunded r on r.id = g.user_id
     )
-    select coalesce(sum(n), 0)::int as refunded from refunded`;
-  const chat = await db.execute(sql`
-    with abandoned as (
-      select s.user_id, s.ref from credit_ledger s
-      where s.ref is not null and s.delta < 0 and s.reason = ${CHAT_MESSAGE_CREDIT_REASON} and s.created_at < ${cutoff}
-        and s.created_at >= ${since} and not exists (select 1 from chat_messages m where m.id = s.ref)
-        and not exists (select 1 from credit_ledger r where r.ref = s.ref and r.delta > 0)
-    ), ${refundEachAbandoned}`);
-  const attempts = await db.execute(sql`
-    with abandoned as (
-      update pronunciation_attempts set status = 'failed'
-      where status = 'scoring' and created_at < ${cutoff}
-      returning user_id, id as ref
-    ), ${refundEachAbandoned}`);
-  // A minute costs `credits` (LIVE_CREDITS_PER_MINUTE when it began), not one: the same shape, summed by amount.
-  const liveMinutes = await db.execute(sql`
-    with abandoned as (
-      update live_minutes set status = 'refunded'
-      where status = 'pending' and started_at < ${new Date(now.getTime() - LIVE_MINUTE_ABANDONED_AFTER_MS)}
-      returning user_id, ref, credits
-    ), per_user as (select user_id, sum(credits)::int as n from abandoned group by user_id),
-    refunded as (
-      update users u set monthly_credits = u.monthly_credits + p.n, updated_at = now()
-      from per_user p where u.id = p.user_id returning u.id, u.monthly_credits, p.n
-    ), ledger as (
-      insert into credit_ledger (user_id, delta, balance_after, reason, ref)
-      select a.user_id, a.credits,
-        r.monthly_credits - r.n + sum(a.credits) over (partition by a.user_id order by a.ref), ${ABANDONED_REFUND_REASON}, a.ref
-      from abandoned a join refunded r on r.id = a.user_id
-    )
-    select count(*)::int as refunded from abandoned`);
-  return {
-    chatMessages: Number(rowsOf(chat)[0]?.refunded ?? 0),
-    attempts: Number(rowsOf(attempts)[0]?.refunded ?? 0),
-    liveMinutes: Number(rowsOf(liveMinutes)[0]?.refunded ?? 0),
-  };
+    select (select count(*)::int from given) as refunded,
+      (select json_agg(json_build_array(id, monthly_credits)) from refunded) as balances`);
+  const row = rowsOf(result)[0];
+  const balances = new Map((jsonValue<[string, number][] | null>(row?.balances) ?? []).map(([id, balance]) => [id, Number(balance)]));
+  return { refunded: Number(row?.refunded ?? 0), balances };
+}
+
+/**
+ * A feature's spends that a dying request left half done — the database or the worker went away between the spend
+ * and the statement that stores what it paid for, so no refund could be written either. `rows(now)` is SQL for
+ * refundRows (user_id, ref, credits) that also settles them, so each is refunded once.
+ */
+export type AbandonedSpends = { name: string; rows: (now: Date) => SQL };
+
+/**
+ * The sweep (cron, every 5 minutes): each feature's abandoned spends given back, one statement per feature.
+ * Returns how many of each feature's were refunded, by name.
+ */
+export async function refundAbandonedSpends(db: DbOrTx, now: Date, features: readonly AbandonedSpends[]): Promise<Record<string, number>> {
+  const refunded: Record<string, number> = {};
+  for (const feature of features) {
+    refunded[feature.name] = (await refundRows(db, feature.rows(now), ABANDONED_REFUND_REASON)).refunded;
+  }
+  return refunded;
+}
+
+/** The credits of a new account: the month's allowance, with its ledger row (in the account's own transaction). */
+export async function grantSignupCredits(db: DbOrTx, userId: string, allowance: number): Promise<void> {
+  await db.execute(
+    sql`insert into credit_ledger (user_id, delta, balance_after, reason) values (${userId}, ${allowance}, ${allowance}, 'signup')`,
+  );
 }
 
 /** The cron trigger's job: renew every user not yet renewed this month. Returns how many were. */

@@ -2,7 +2,11 @@
 // cron in server.ts): a missing or malformed variable is one clear error naming it, not a 500 later.
 // See docs/decisions/0011-security-headers-and-config.md.
 import { z } from "zod";
-import type { LessonChannel } from "./lesson-channel";
+/** What the worker calls on a lesson's LessonChannel object (the class is app/features/courses/lesson-channel.server.ts). */
+export interface LessonChannelObject extends Rpc.DurableObjectBranded {
+  notifyComment(lessonId: string): Promise<number>;
+  closeUser(userId: string): Promise<number>;
+}
 
 /** What the worker calls on a learner's LiveConversation object (the class is app/features/live/relay.server.ts). */
 export interface LiveConversationObject extends Rpc.DurableObjectBranded {
@@ -34,7 +38,7 @@ export interface Env {
   /** Hyperdrive in front of Neon (optional): when bound, the worker's database connections go through its pool. */
   HYPERDRIVE?: Hyperdrive;
   /** One Durable Object per lesson pushing "new comment" over WebSockets. Absent in unit tests and vite dev. */
-  LESSON_CHANNELS?: DurableObjectNamespace<LessonChannel>;
+  LESSON_CHANNELS?: DurableObjectNamespace<LessonChannelObject>;
   /** One Durable Object per learner relaying their live spoken session (Conversa ao vivo). Absent in unit tests and vite dev. */
   LIVE_CONVERSATIONS?: DurableObjectNamespace<LiveConversationObject>;
   /** Any OpenAI-compatible API (OpenAI, Groq, OpenRouter, a local server), e.g. https://api.openai.com/v1. Takes precedence. */

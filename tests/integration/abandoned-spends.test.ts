@@ -3,11 +3,13 @@
 // stuck `scoring`. The 5-minute sweep (refundAbandonedSpends, the cron) gives those credits back, once.
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { sendMessage, startConversation } from "~/features/chat/chat.server";
+import { ABANDONED_SPENDS } from "~/cron-jobs.server";
+import { sendMessage, ABANDONED_LOOKBACK_MS } from "~/features/chat/sending.server";
+import { startConversation } from "~/features/conversation";
 import { beginLiveSession, chargeMinute, confirmMinute, refundMinute } from "~/features/live/live.server";
 import { checkRecording, failAttempt, loadLevel, pronunciationScorer, scoreAttempt } from "~/features/pronunciation/attempts.server";
 import { encodeWav } from "~/lib/audio/wav";
-import { ABANDONED_AFTER_MS, ABANDONED_LOOKBACK_MS, getBalance, refundAbandonedSpends } from "~/server/credits.server";
+import { ABANDONED_AFTER_MS, getBalance, refundAbandonedSpends } from "~/server/credits.server";
 import { chatMessages, creditLedger, pronunciationAttempts, users } from "~/server/schema";
 import { useChatWorld } from "./chat-world";
 import { freePort } from "./fake-upstream";
@@ -71,10 +73,10 @@ describe("the sweep of abandoned spends", () => {
     expect(await world.db.select().from(chatMessages).where(eq(chatMessages.conversationId, conversation.id))).toEqual([]);
 
     // Too recent: the request could still be storing it.
-    expect(await refundAbandonedSpends(world.db, new Date())).toMatchObject({ chatMessages: 0 });
+    expect(await refundAbandonedSpends(world.db, new Date(), ABANDONED_SPENDS)).toMatchObject({ chatMessages: 0 });
     expect(await getBalance(world.db, user.id)).toBe(9);
 
-    expect(await refundAbandonedSpends(world.db, later())).toMatchObject({ chatMessages: 1 });
+    expect(await refundAbandonedSpends(world.db, later(), ABANDONED_SPENDS)).toMatchObject({ chatMessages: 1 });
     expect(await getBalance(world.db, user.id)).toBe(10);
     const ledger = await ledgerOf(user.id);
     expect(ledger.map((l) => [l.reason, l.delta, l.balanceAfter, l.ref])).toEqual([
@@ -92,10 +94,10 @@ describe("the sweep of abandoned spends", () => {
       ref: oldRef,
       createdAt: new Date(Date.now() - ABANDONED_LOOKBACK_MS - 60_000),
     });
-    expect(await refundAbandonedSpends(world.db, new Date())).toMatchObject({ chatMessages: 0 });
+    expect(await refundAbandonedSpends(world.db, new Date(), ABANDONED_SPENDS)).toMatchObject({ chatMessages: 0 });
     expect((await ledgerOf(stale.id)).map((l) => l.reason)).toEqual(["chat_message"]);
     // Once: the next sweeps find nothing, and the database refuses a second refund of the same ref.
-    expect(await refundAbandonedSpends(world.db, later())).toEqual({ chatMessages: 0, attempts: 0, liveMinutes: 0 });
+    expect(await refundAbandonedSpends(world.db, later(), ABANDONED_SPENDS)).toEqual({ chatMessages: 0, attempts: 0, liveMinutes: 0 });
     await expect(
       world.db.insert(creditLedger).values({ userId: user.id, delta: 1, balanceAfter: 11, reason: "refund:abandoned", ref: spend!.ref }),
     ).rejects.toThrow();
@@ -110,14 +112,14 @@ describe("the sweep of abandoned spends", () => {
     expect((await sendMessage(ctx(), user, conversation.id, { text: "Second message" })).status).not.toBe("ok");
     const refunded = (await ledgerOf(user.id)).find((l) => l.reason === "refund:provider_failed");
     expect(refunded?.ref).toMatch(/^[0-9a-f-]{36}$/);
-    expect(await refundAbandonedSpends(world.db, later())).toMatchObject({ chatMessages: 0 });
+    expect(await refundAbandonedSpends(world.db, later(), ABANDONED_SPENDS)).toMatchObject({ chatMessages: 0 });
     expect(await getBalance(world.db, user.id)).toBe(9);
 
     await databaseDiesAfterTheSpend(user.id, async () => {
       for (const text of ["Third", "Fourth"]) await expect(sendMessage(ctx(), user, conversation.id, { text })).rejects.toThrow();
     });
     expect(await getBalance(world.db, user.id)).toBe(7);
-    expect(await refundAbandonedSpends(world.db, later())).toMatchObject({ chatMessages: 2 });
+    expect(await refundAbandonedSpends(world.db, later(), ABANDONED_SPENDS)).toMatchObject({ chatMessages: 2 });
     expect(await getBalance(world.db, user.id)).toBe(9);
     const sweepRows = (await ledgerOf(user.id)).filter((l) => l.reason === "refund:abandoned");
     expect(sweepRows.map((l) => l.balanceAfter).sort()).toEqual([8, 9]);
@@ -138,8 +140,8 @@ describe("the sweep of abandoned spends", () => {
     expect(attempt!.status).toBe("scoring");
     expect(await getBalance(world.db, user.id)).toBe(9);
 
-    expect(await refundAbandonedSpends(world.db, new Date())).toMatchObject({ attempts: 0 });
-    expect(await refundAbandonedSpends(world.db, later())).toMatchObject({ attempts: 1 });
+    expect(await refundAbandonedSpends(world.db, new Date(), ABANDONED_SPENDS)).toMatchObject({ attempts: 0 });
+    expect(await refundAbandonedSpends(world.db, later(), ABANDONED_SPENDS)).toMatchObject({ attempts: 1 });
     const [after] = await world.db.select().from(pronunciationAttempts).where(eq(pronunciationAttempts.id, attempt!.id));
     expect(after!.status).toBe("failed");
     expect(await getBalance(world.db, user.id)).toBe(10);
@@ -149,7 +151,7 @@ describe("the sweep of abandoned spends", () => {
     ]);
     // The request's own refund path finds nothing left to refund.
     expect(await failAttempt(world.db, attempt!.id)).toBeNull();
-    expect(await refundAbandonedSpends(world.db, later())).toEqual({ chatMessages: 0, attempts: 0, liveMinutes: 0 });
+    expect(await refundAbandonedSpends(world.db, later(), ABANDONED_SPENDS)).toEqual({ chatMessages: 0, attempts: 0, liveMinutes: 0 });
     expect(await getBalance(world.db, user.id)).toBe(10);
   });
 
@@ -165,10 +167,10 @@ describe("the sweep of abandoned spends", () => {
     await expect(chargeMinute(world.db, { sessionId, userId: user.id, minute: 2, credits: 2, status: "used" })).rejects.toThrow();
     expect(await getBalance(world.db, user.id)).toBe(6);
 
-    expect(await refundAbandonedSpends(world.db, new Date())).toMatchObject({ liveMinutes: 0 });
-    expect(await refundAbandonedSpends(world.db, later())).toMatchObject({ liveMinutes: 1 });
+    expect(await refundAbandonedSpends(world.db, new Date(), ABANDONED_SPENDS)).toMatchObject({ liveMinutes: 0 });
+    expect(await refundAbandonedSpends(world.db, later(), ABANDONED_SPENDS)).toMatchObject({ liveMinutes: 1 });
     expect(await getBalance(world.db, user.id)).toBe(8);
-    expect(await refundAbandonedSpends(world.db, later())).toMatchObject({ liveMinutes: 0 });
+    expect(await refundAbandonedSpends(world.db, later(), ABANDONED_SPENDS)).toMatchObject({ liveMinutes: 0 });
     expect(await refundMinute(world.db, sessionId, 2)).toBeNull(); // the relay's own refund finds nothing left
     expect(await getBalance(world.db, user.id)).toBe(8);
     const ledger = (await ledgerOf(user.id)).map((l) => [l.reason, l.delta, l.balanceAfter]);

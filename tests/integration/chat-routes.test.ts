@@ -2,8 +2,8 @@
 // the streaming resource routes (statuses before the first token) and the owner-only audio route.
 import { asc, eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { GREETING_CLAIM_TTL_SECONDS, startConversation } from "~/features/chat/chat.server";
 import type { ChatPageData } from "~/features/chat/types";
+import { GREETING_CLAIM_TTL_SECONDS, startConversation } from "~/features/conversation";
 import type { TodayData } from "~/features/today/plan.server";
 import { MAX_AUDIO_BYTES } from "~/lib/audio/validate";
 import { encodeWav } from "~/lib/audio/wav";

@@ -3,8 +3,11 @@
 // and when Nika greets, lesson practice is never gated, and a missing flag row means "on".
 import { eq } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { assertModeEnabled, greet, sendMessage, startConversation, toEventStream, sendMessageStream } from "~/features/chat/chat.server";
-import { CHAT_MODE_INFO, type ChatModeId } from "~/features/chat/modes";
+import { toEventStream } from "~/features/chat/events.server";
+import { greet } from "~/features/chat/greeting.server";
+import { sendMessage, sendMessageStream } from "~/features/chat/sending.server";
+import { assertModeEnabled, startConversation } from "~/features/conversation";
+import { CHAT_MODE_INFO, type ChatModeId } from "~/features/conversation";
 import { encodeWav } from "~/lib/audio/wav";
 import * as greetRoute from "~/routes/resources+/chat.$conversationId.greet";
 import { createSession } from "~/server/auth.server";

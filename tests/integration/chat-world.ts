@@ -2,7 +2,7 @@
 // (reset before each test), a fresh PGlite database and a Miniflare R2 bucket; and how a refusal is caught.
 import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
-import { ChatError } from "~/features/chat/chat.server";
+import { ChatError } from "~/features/conversation";
 import type { Database } from "~/server/db.server";
 import { startFakeUpstream } from "./fake-upstream";
 import { contextFor, createTestBucket, createTestDb } from "./harness";

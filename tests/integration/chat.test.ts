@@ -1,18 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  CREDITS_EXHAUSTED,
-  findOwnedConversation,
-  greet,
-  greetConversationStream,
-  loadConversation,
-  sendMessage,
-  sendMessageStream,
-  startConversation,
-  toEventStream,
-  type SendResult,
-} from "~/features/chat/chat.server";
-import { systemPrompt } from "~/features/chat/prompts";
+import { toEventStream } from "~/features/chat/events.server";
+import { greet, greetConversationStream } from "~/features/chat/greeting.server";
+import { CREDITS_EXHAUSTED, sendMessage, sendMessageStream, type SendResult } from "~/features/chat/sending.server";
+import { findOwnedConversation, loadConversation, startConversation, systemPrompt } from "~/features/conversation";
 import { encodeWav } from "~/lib/audio/wav";
 import { NIKA_UNAVAILABLE } from "~/server/ai/index.server";
 import { getBalance } from "~/server/credits.server";

@@ -5,10 +5,10 @@
 import { eq } from "drizzle-orm";
 import type { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { connectLessonChannel, publishLessonComment } from "~/features/courses/lesson-live.server";
 import { isCommentMessage, liveUrl, reconnectDelay } from "~/features/courses/live";
 import { createSession } from "~/server/auth.server";
 import type { Database } from "~/server/db.server";
-import { connectLessonChannel, publishLessonComment } from "~/server/realtime.server";
 import { appConfig, users } from "~/server/schema";
 import { contextFor, createTestDb } from "./harness";
 import { startTestWorker } from "./workerd";
@@ -20,8 +20,8 @@ import { startTestWorker } from "./workerd";
 // broken/:id calls it with a namespace whose objects fail (a platform failure, not an app double).
 const TEST_WORKER = `
 import { DurableObject } from "cloudflare:workers";
-import { publishLessonComment } from "./app/server/realtime.server";
-export { LessonChannel } from "./app/server/lesson-channel";
+import { publishLessonComment } from "./app/features/courses/lesson-live.server";
+export { LessonChannel } from "./app/features/courses/lesson-channel.server";
 export class BrokenChannel extends DurableObject {
   async notifyComment() { throw new Error("channel unavailable"); }
 }

@@ -3,10 +3,10 @@
 // (who, what, when, before/after) in the same transaction as the change itself.
 import { and, count, desc, eq, ilike, or, sql } from "drizzle-orm";
 import { data, type AppLoadContext } from "react-router";
+import { closeUserConnections } from "~/features/auth";
 import { forgetUserSessions, type SessionUser } from "~/server/auth.server";
 import { adjustCredits } from "~/server/credits.server";
 import { rowsOf, type DbOrTx } from "~/server/db.server";
-import { closeUserConnections } from "~/server/realtime.server";
 import { parseForm } from "~/server/request.server";
 import { adminAuditLog, creditLedger, sessions, userRoles, users } from "~/server/schema";
 import { redirectWithToast } from "~/server/toast.server";

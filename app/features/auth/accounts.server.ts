@@ -3,15 +3,15 @@
 import { eq } from "drizzle-orm";
 import type { AppLoadContext } from "react-router";
 import { createSession, destroyAllSessions, forgetUserSessions } from "~/server/auth.server";
-import { creditPeriod, monthlyAllowance } from "~/server/credits.server";
+import { creditPeriod, grantSignupCredits, monthlyAllowance } from "~/server/credits.server";
 import { getFlags } from "~/server/flags.server";
 import { sendMail } from "~/server/mail.server";
 import { hashPassword } from "~/server/password";
 import { checkLimit, claimAttempt, LIMITS, recordAttempt } from "~/server/rate-limit.server";
-import { closeUserConnections } from "~/server/realtime.server";
-import { creditLedger, passwordCredentials, users } from "~/server/schema";
+import { passwordCredentials, users } from "~/server/schema";
 import { confirmEmailChange } from "./email-change.server";
 import { confirmationEmail, passwordResetEmail, welcomeEmail } from "./emails.server";
+import { closeUserConnections } from "./sockets.server";
 import { consumeToken, findToken, issueToken } from "./tokens.server";
 
 export function publicOrigin(context: AppLoadContext, request: Request) {
@@ -65,7 +65,7 @@ export async function signUp(context: AppLoadContext, input: SignupInput, origin
       .returning({ id: users.id });
     if (!user) return null; // a parallel sign-up with the same e-mail won the race
     await tx.insert(passwordCredentials).values({ userId: user.id, passwordHash });
-    await tx.insert(creditLedger).values({ userId: user.id, delta: allowance, balanceAfter: allowance, reason: "signup" });
+    await grantSignupCredits(tx, user.id, allowance);
     if (flags.email_confirmation_required) {
       return { userId: user.id, token: await issueToken(tx, user.id, "email_verification"), sessionCookie: null };
     }

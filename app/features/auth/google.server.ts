@@ -5,12 +5,12 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { createCookie, redirect, type AppLoadContext } from "react-router";
 import { createSession, destroyAllSessions, forgetUserSessions, safeRedirect } from "~/server/auth.server";
-import { creditPeriod, monthlyAllowance } from "~/server/credits.server";
+import { creditPeriod, grantSignupCredits, monthlyAllowance } from "~/server/credits.server";
 import { isProduction, type Env } from "~/server/env";
 import { getFlags, isFeatureEnabled } from "~/server/flags.server";
 import { sendMail } from "~/server/mail.server";
 import { notFound } from "~/server/request.server";
-import { creditLedger, oauthAccounts, passwordCredentials, users } from "~/server/schema";
+import { oauthAccounts, passwordCredentials, users } from "~/server/schema";
 import { redirectWithToast, type Toast } from "~/server/toast.server";
 import { createAuthenticator } from "./authenticator.server";
 import { welcomeEmail } from "./emails.server";
@@ -226,7 +226,7 @@ export async function signInWithGoogle(context: AppLoadContext, identity: Google
       .onConflictDoNothing()
       .returning({ id: users.id });
     if (!user) return null; // an account with this e-mail appeared meanwhile
-    await tx.insert(creditLedger).values({ userId: user.id, delta: allowance, balanceAfter: allowance, reason: "signup" });
+    await grantSignupCredits(tx, user.id, allowance);
     await tx.insert(oauthAccounts).values({ userId: user.id, provider: "google", subject: identity.sub, email });
     return user.id;
   });

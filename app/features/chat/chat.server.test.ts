@@ -1,22 +1,19 @@
 // The chat core's pure rules (no database): message and voice validation at their limits, the HTTP
 // status and final SSE event of every outcome, and the level-marker filter of the English test.
 import { describe, expect, it } from "vitest";
+import { ChatError, markerHider } from "~/features/conversation";
 import { MAX_AUDIO_BYTES, MIN_AUDIO_BYTES } from "~/lib/audio/validate";
+import { finalEvent, formatEvent, statusOf } from "./events.server";
 import {
-  ChatError,
   CONNECTION_ERROR_MESSAGE,
   CONNECTION_ERROR_TITLE,
-  finalEvent,
-  formatEvent,
-  markerHider,
   MESSAGE_MAX_CHARS,
   NOT_UNDERSTOOD,
-  statusOf,
   validateMessageText,
   validateVoice,
   type GreetResult,
   type SendResult,
-} from "./chat.server";
+} from "./sending.server";
 
 function chatError(run: () => unknown): ChatError {
   try {

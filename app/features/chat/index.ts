@@ -1,6 +1,4 @@
-// The chat's public face for other features (Conversa ao vivo speaks in the same modes, with the same prompts,
-// into the same conversations, and its pages sit on the chat's own paths).
-export { ChatError, findOwnedConversation } from "./chat.server";
-export { CHAT_MODE_INFO, type ChatModeId } from "./modes";
-export { guard, type ChatTarget } from "./page.server";
-export { HISTORY_TURNS, systemPrompt, type LessonContext } from "./prompts";
+// The text and voice-message chat's public face for other features: the page's loader and action (its routes
+// compose the rest, e.g. Conversa ao vivo's link). The modes, prompts and conversations are ~/features/conversation.
+export { chatPageAction, loadChatPage } from "./page.server";
+export { abandonedChatMessages, MESSAGE_MAX_CHARS } from "./sending.server";

@@ -8,87 +8,37 @@
 //  POST intent=send → (no JS) the whole reply is awaited, stored, then redirect back to the conversation;
 //                     a refusal answers the conform reply (text kept, [title, message]) and a code
 import type { SubmissionResult } from "@conform-to/react";
-import { and, asc, eq } from "drizzle-orm";
 import { type AppLoadContext, data, redirect } from "react-router";
 import { z } from "zod";
-import { liveEntryAvailable } from "~/features/live";
-import { getAiProviders } from "~/server/ai/index.server";
-import { requireUser, type SessionUser } from "~/server/auth.server";
-import { getFlags, requireFeature } from "~/server/flags.server";
-import { BODY_MESSAGES, notFound, parseForm, refusal } from "~/server/request.server";
-import { lessons, modules } from "~/server/schema";
 import {
   ChatError,
-  greet,
+  CHAT_MODE_INFO,
+  conversationPath,
+  guard,
   loadConversation,
-  MESSAGE_MAX_CHARS,
-  sendMessage,
+  MENU_MODES,
   startConversation,
-  statusOf,
   type ChatErrorCode,
-  type GreetResult,
-  type SendResult,
-} from "./chat.server";
-import { CHAT_MODE_INFO, MENU_MODES, parseLessonKey, type ChatModeId } from "./modes";
+  type ChatTarget,
+} from "~/features/conversation";
+import { getAiProviders } from "~/server/ai/index.server";
+import type { SessionUser } from "~/server/auth.server";
+import { getFlags } from "~/server/flags.server";
+import { BODY_MESSAGES, notFound, parseForm, refusal } from "~/server/request.server";
+import { statusOf } from "./events.server";
+import { greet } from "./greeting.server";
+import { MESSAGE_MAX_CHARS, sendMessage, type GreetResult, type SendResult } from "./sending.server";
 import type { ChatFormError, ChatPageData, ClientMessage } from "./types";
 
 type Args = { request: Request; context: AppLoadContext };
-
-export type ChatTarget = {
-  mode: ChatModeId;
-  /** The page's own path, without query. */
-  basePath: string;
-  backTo: string;
-  backLabel: string;
-  lesson?: { id: string; title: string; key: string };
-};
 
 const NO_STORE = { "Cache-Control": "no-store" };
 /** No JS, another tab greeting the same conversation: how long the page waits before asking again. */
 const GREETING_RETRY_SECONDS = 2;
 
-export function modeTarget(mode: ChatModeId): ChatTarget {
-  const info = CHAT_MODE_INFO[mode];
-  if (mode === "english-test") return { mode, basePath: info.path!, backTo: "/labs", backLabel: "Voltar ao Labs" };
-  return { mode, basePath: info.path!, backTo: "/chat-with-nika", backLabel: "Voltar aos modos" };
-}
-
-/** `/chat/lesson/M01A02` → the lesson with module order_index 1 and lesson order_index 2; 404 otherwise. */
-export async function lessonTarget(context: AppLoadContext, lessonKey: string | undefined): Promise<ChatTarget> {
-  const parsed = parseLessonKey(lessonKey);
-  const lessonNotFound = () => notFound("Aula não encontrada");
-  if (!parsed) throw lessonNotFound();
-  const [lesson] = await context.db
-    .select({ id: lessons.id, title: lessons.title })
-    .from(lessons)
-    .innerJoin(modules, eq(modules.id, lessons.moduleId))
-    .where(and(eq(modules.orderIndex, parsed.module), eq(lessons.orderIndex, parsed.lesson)))
-    .orderBy(asc(lessons.createdAt))
-    .limit(1);
-  if (!lesson) throw lessonNotFound();
-  return {
-    mode: "lesson",
-    basePath: `/chat/lesson/${lessonKey}`,
-    backTo: `/courses/lessons/${lesson.id}`,
-    backLabel: "Voltar à aula",
-    lesson: { ...lesson, key: lessonKey! },
-  };
-}
-
-export async function guard({ request, context }: Args, target: ChatTarget): Promise<SessionUser> {
-  const user = await requireUser(request, context);
-  const flag = CHAT_MODE_INFO[target.mode].flag;
-  if (flag) await requireFeature(context, flag);
-  return user;
-}
-
 function rethrowChatError(error: unknown): never {
   if (error instanceof ChatError) throw refusal(error.status, error.message, error.code);
   throw error;
-}
-
-export function conversationPath(target: ChatTarget, conversationId: string, hash = "") {
-  return `${target.basePath}?c=${conversationId}${hash}`;
 }
 
 /** Starts a conversation and sends the browser to it. */
@@ -97,7 +47,8 @@ export async function startAndRedirect(args: Args, target: ChatTarget, user: Ses
   throw redirect(conversationPath(target, conversation.id), { headers: NO_STORE });
 }
 
-export async function loadChatPage(args: Args, target: ChatTarget): Promise<ChatPageData> {
+/** The chat screen's data; its route adds what other features offer on it (Conversa ao vivo's link). */
+export async function loadChatPage(args: Args, target: ChatTarget): Promise<Omit<ChatPageData, "liveHref">> {
   const { request, context } = args;
   const user = await guard(args, target);
   const url = new URL(request.url);
@@ -124,7 +75,7 @@ export async function loadChatPage(args: Args, target: ChatTarget): Promise<Chat
 
   const providers = getAiProviders(context.cloudflare.env);
   const flags = await getFlags(context);
-  const pageData: ChatPageData = {
+  const pageData: Omit<ChatPageData, "liveHref"> = {
     conversationId: conversation.id,
     mode: { id: target.mode, title: CHAT_MODE_INFO[target.mode].title, language: CHAT_MODE_INFO[target.mode].language },
     basePath: target.basePath,
@@ -140,9 +91,6 @@ export async function loadChatPage(args: Args, target: ChatTarget): Promise<Chat
     modes: MENU_MODES.map((m) => ({ id: m.id, title: m.title, path: m.path!, enabled: m.flag ? flags[m.flag] : true })),
     greetingError,
     greetingRetrySeconds,
-    liveHref: liveEntryAvailable(context.cloudflare.env, flags.feature_chat_live, target.mode)
-      ? `${target.basePath}/ao-vivo?c=${conversation.id}`
-      : null,
   };
   return pageData;
 }

@@ -3,18 +3,13 @@
 // reads one format. Not signed in → 401 "Erro de Autenticação"; blocked → 403.
 import type { AppLoadContext } from "react-router";
 import { z } from "zod";
+import { AUTH_ERROR_TITLE, ChatError, type SessionRecheck } from "~/features/conversation";
 import { MAX_AUDIO_BYTES } from "~/lib/audio/validate";
 import { isUuid } from "~/lib/ids";
 import { checkAccess, recheckSession, sessionUserForStatement, type AccessRefusal, type SessionUser } from "~/server/auth.server";
 import { BODY_MESSAGES, parseForm } from "~/server/request.server";
-import { AUTH_ERROR_TITLE, ChatError, formatEvent, MESSAGE_MAX_CHARS, type SessionRecheck, type VoiceInput } from "./chat.server";
-
-export function errorEventResponse(status: number, data: { code: string; message: string; title?: string }): Response {
-  return new Response(formatEvent({ event: "error", data: { ...data, status } }), {
-    status,
-    headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store" },
-  });
-}
+import { errorEventResponse } from "./events.server";
+import { MESSAGE_MAX_CHARS, type VoiceInput } from "./sending.server";
 
 /**
  * The endpoint's checks before any work, in order: the conversation id's shape (404), the method (405),

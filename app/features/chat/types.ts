@@ -1,5 +1,5 @@
 // What the chat screen receives from its loader and keeps in state (shared by server and client).
-import type { ChatModeId } from "./modes";
+import type { ChatModeId } from "~/features/conversation";
 
 export type ClientMessage = {
   id: string;

@@ -7,17 +7,7 @@ import { useEffect, useMemo, useRef, useState, type FormEvent, type MouseEvent }
 import { Button, buttonVariants } from "~/components/button";
 import { ArrowLeftIcon, ArrowRightIcon, CardsIcon, PlayIcon } from "~/components/icons";
 import { NoticeBox } from "~/components/notice";
-import {
-  accountBundles,
-  accountQueue,
-  currentAccount,
-  enqueue,
-  SYNC_TAG,
-  SyncStatus,
-  useOfflineSync,
-  type BundleCard,
-  type StoredBundle,
-} from "~/features/offline";
+import type { BundleCard, OfflineStorage, StoredBundle } from "~/features/offline";
 import { playback } from "~/lib/audio/playback";
 import { OFFLINE_PLAYER_PATH } from "~/lib/offline-paths";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -64,7 +54,9 @@ function pickCards(stored: StoredBundle, answered: ReadonlySet<string>): BundleC
   return [...fresh, ...cards.filter((card) => answered.has(card.id))].slice(0, QUESTIONS_PER_GAME);
 }
 
-export function OfflinePlayer() {
+/** `storage`: offline practice's IndexedDB queue and downloads, passed in by the route. */
+export function OfflinePlayer({ storage }: { storage: OfflineStorage }) {
+  const { accountBundles, accountQueue, currentAccount, SyncStatus, useOfflineSync } = storage;
   const hydrated = useHydrated();
   const [account, setAccount] = useState<string | null | undefined>(undefined);
   const [bundles, setBundles] = useState<StoredBundle[]>([]);
@@ -85,7 +77,7 @@ export function OfflinePlayer() {
     return () => {
       live = false;
     };
-  }, []);
+  }, [accountBundles, currentAccount]);
 
   const start = async (stored: StoredBundle) => {
     setConfirming(null);
@@ -100,6 +92,7 @@ export function OfflinePlayer() {
         <OfflineGame
           key={game.id}
           game={game}
+          storage={storage}
           userId={account}
           onQueued={() => void sync.refresh()}
           onFinished={() => void sync.sync()}
@@ -217,6 +210,7 @@ function ConfirmStart({ stored, onStart, onCancel }: { stored: StoredBundle; onS
 
 function OfflineGame({
   game,
+  storage,
   userId,
   onQueued,
   onFinished,
@@ -224,6 +218,7 @@ function OfflineGame({
   onLeave,
 }: {
   game: Game;
+  storage: OfflineStorage;
   userId: string;
   onQueued: () => void;
   onFinished: () => void;
@@ -246,6 +241,7 @@ function OfflineGame({
   return (
     <OfflineQuestions
       game={game}
+      storage={storage}
       userId={userId}
       answers={answers}
       onAnswer={(position, answer) => {
@@ -261,11 +257,11 @@ function OfflineGame({
 }
 
 /** Background Sync where the browser has it (Chromium): the service worker syncs when the connection is back. */
-async function registerSync() {
+async function registerSync(tag: string) {
   try {
     const registration = await navigator.serviceWorker?.ready;
     const sync = (registration as (ServiceWorkerRegistration & { sync?: { register: (tag: string) => Promise<void> } }) | undefined)?.sync;
-    await sync?.register(SYNC_TAG);
+    await sync?.register(tag);
   } catch {
     // no Background Sync: the pages sync on `online` and when the app opens
   }
@@ -273,18 +269,21 @@ async function registerSync() {
 
 function OfflineQuestions({
   game,
+  storage,
   userId,
   answers,
   onAnswer,
   onFinish,
 }: {
   game: Game;
+  storage: OfflineStorage;
   userId: string;
   answers: readonly (AnswerView | null)[];
   onAnswer: (position: number, answer: AnswerView) => void;
   onFinish: () => void;
 }) {
   const { stored, cards } = game;
+  const { enqueue, SYNC_TAG } = storage;
   const [index, setIndex] = useState(0);
   const [selected, setSelected] = useState<string | null>(null);
   const [leaving, setLeaving] = useState(false);
@@ -326,7 +325,7 @@ function OfflineQuestions({
       setError("Não foi possível guardar sua resposta neste aparelho. Tente novamente.");
       return;
     }
-    void registerSync();
+    void registerSync(SYNC_TAG);
     setSaving(false);
     onAnswer(index, { chosenId: selected, correctId: card.id, correct, word: card.word, translation: card.translation });
     playFeedback(correct, stored.bundle.sounds);

@@ -1,11 +1,12 @@
 // /flashcard-v2: the category picker (spec §2). Each tile is its own POST form (a category's game, or the
 // review game), so it works without JavaScript; with it, "Buscando cartões..." shows while the game is
 // being made and a refusal for credits opens the dialog. Admins get an edit link per category.
-import { lazy, Suspense, useEffect, useState } from "react";
+import { Suspense, useEffect, useState, type ComponentType } from "react";
 import { Form, Link } from "react-router";
 import { cn } from "~/components/cn";
 import { ArrowLeftIcon, CardsIcon, PencilIcon, RefreshIcon } from "~/components/icons";
 import { Refusal } from "~/components/Refusal";
+import type { DownloadPanelProps } from "~/features/offline";
 import { whenSettled } from "~/lib/when-settled";
 import { categoryAdminPath, FLASHCARDS_PATH } from "./admin/paths";
 import type { CategoryTile } from "./game.server";
@@ -13,14 +14,23 @@ import type { FlashcardActionData, PickerPageData } from "./page.server";
 import { StartingStatus, useStarting } from "./Starting";
 import { cardsLabel } from "./texts";
 
-/** "Baixar para praticar offline": loaded once the page has settled, so neither the picker's script nor its first
- * moments (hydration, the first taps on a tile) carry it. */
-const OfflineDownloads = lazy(() => import("~/features/offline").then((offline) => ({ default: offline.DownloadPanel })));
-
 const tileClass =
   "flex h-full w-full flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white text-left shadow-sm transition hover:-translate-y-0.5 hover:border-indigo-300 hover:shadow-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:translate-y-0 disabled:cursor-not-allowed disabled:opacity-70 disabled:shadow-none motion-reduce:transition-none dark:border-night-700 dark:bg-night-900";
 
-export function Picker({ data, actionData }: { data: PickerPageData; actionData: FlashcardActionData | undefined }) {
+/**
+ * `Downloads`: offline practice's "Baixar para praticar offline", which the route passes in (lazily loaded, so the
+ * picker's script does not carry it); shown once the page has settled, so its first moments (hydration, the first
+ * taps on a tile) do not either.
+ */
+export function Picker({
+  data,
+  actionData,
+  Downloads,
+}: {
+  data: PickerPageData;
+  actionData: FlashcardActionData | undefined;
+  Downloads?: ComponentType<DownloadPanelProps>;
+}) {
   const { starting, key } = useStarting();
   const { categories, reviewCount } = data.picker;
   const [offlineShown, setOfflineShown] = useState(false);
@@ -64,9 +74,9 @@ export function Picker({ data, actionData }: { data: PickerPageData; actionData:
       </ul>
 
       {/* Offline practice needs the page's script (storage, downloads): absent without it. */}
-      {offlineShown ? (
+      {offlineShown && Downloads ? (
         <Suspense fallback={null}>
-          <OfflineDownloads userId={data.userId} categories={categories} reviewCount={reviewCount} />
+          <Downloads userId={data.userId} categories={categories} reviewCount={reviewCount} />
         </Suspense>
       ) : null}
     </div>

@@ -1,6 +1,8 @@
-// Whether and how Conversa ao vivo is configured (read by the chat page too, so it imports nothing of the chat).
-import type { ChatModeId } from "~/features/chat";
+// Whether and how Conversa ao vivo is configured, and the entry the chat page's routes add to that page.
+import type { AppLoadContext } from "react-router";
+import type { ChatModeId, ChatTarget } from "~/features/conversation";
 import type { Env } from "~/server/env";
+import { getFlags } from "~/server/flags.server";
 import { LIVE_LIMITS } from "./protocol";
 
 export const DEFAULT_LIVE_CREDITS_PER_MINUTE = 1;
@@ -32,6 +34,13 @@ export function liveCreditsPerMinute(env: Pick<Env, "LIVE_CREDITS_PER_MINUTE">):
 /** Whether a chat page of `mode` offers "Conversa ao vivo": configured, the flag on, a live mode. */
 export function liveEntryAvailable(env: Parameters<typeof realtimeConfig>[0], flagOn: boolean, mode: ChatModeId): boolean {
   return flagOn && realtimeConfig(env) !== null && LIVE_MODES.includes(mode);
+}
+
+/** The chat page's "Conversa ao vivo" link for this conversation, or null where it is not offered. */
+export async function liveEntryHref(context: AppLoadContext, target: ChatTarget, conversationId: string): Promise<string | null> {
+  const flags = await getFlags(context);
+  if (!liveEntryAvailable(context.cloudflare.env, flags.feature_chat_live, target.mode)) return null;
+  return `${target.basePath}/ao-vivo?c=${conversationId}`;
 }
 
 export type LiveTimings = { minuteMs: number; maxSessionMs: number; silenceMs: number; resumeMs: number };

@@ -3,13 +3,13 @@
 // no socket. The object is one per learner, so a second tab lands on the same object and takes the session over.
 import { sql } from "drizzle-orm";
 import type { AppLoadContext } from "react-router";
-import { CHAT_MODE_INFO, type ChatModeId } from "~/features/chat";
+import { CHAT_MODE_INFO, type ChatModeId } from "~/features/conversation";
 import { isUuid } from "~/lib/ids";
-import { ACCESS_MESSAGES, checkAccessNow } from "~/server/auth.server";
+import { ACCESS_MESSAGES } from "~/server/auth.server";
 import { rowsOf } from "~/server/db.server";
 import { isFeatureEnabled } from "~/server/flags.server";
 import { claimAttempt, LIMITS, minutesLeft } from "~/server/rate-limit.server";
-import { fromOwnOrigin, refuseUpgrade as refuse } from "~/server/realtime.server";
+import { refuseUpgrade as refuse, upgradeGate } from "~/server/realtime.server";
 import { LIVE_HEADERS, LIVE_MODES, realtimeConfig } from "./config.server";
 
 export const LIVE_UNAVAILABLE = "Conversa ao vivo indisponível.";
@@ -17,14 +17,9 @@ export const LIVE_UNAVAILABLE = "Conversa ao vivo indisponível.";
 export async function connectLiveSession(request: Request, context: AppLoadContext, conversationId: string): Promise<Response> {
   const env = context.cloudflare.env;
   if (!isUuid(conversationId)) return refuse(404, "Conversa não encontrada");
-  // Who is asking (origin, a session read now, so a block counts at once), then what they sent, then the rules.
-  if (!fromOwnOrigin(request, env.APP_URL)) return refuse(403, "Origem não permitida.");
-  const { refusal, user } = await checkAccessNow(request, context);
-  if (refusal) return refuse(refusal.status, refusal.message);
-  if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
-    return refuse(426, "Este endereço só aceita WebSocket.", { Upgrade: "websocket" });
-  }
-  if (!(await isFeatureEnabled(context, "feature_chat_live"))) return refuse(403, ACCESS_MESSAGES.FEATURE_DISABLED);
+  // The session is read now, not kept: a block or a sign-out counts at once for a paid session.
+  const { user, refused } = await upgradeGate(request, context, { flag: "feature_chat_live", sessionNow: true });
+  if (refused) return refused;
   if (!realtimeConfig(env)) return refuse(503, LIVE_UNAVAILABLE);
   const [row] = rowsOf<{ mode: ChatModeId; credits: number }>(
     await context.db.execute(sql`
@@ -59,4 +54,14 @@ export async function connectLiveSession(request: Request, context: AppLoadConte
     console.error("[live] could not reach the live conversation object", error);
     return refuse(503, LIVE_UNAVAILABLE);
   }
+}
+
+/** Ends the learner's live spoken session, if one runs (their access ended). Without the binding it does nothing. */
+export async function closeLiveSession(context: AppLoadContext, userId: string): Promise<number> {
+  const objects = context.cloudflare.env.LIVE_CONVERSATIONS;
+  if (!objects) return 0;
+  return objects
+    .get(objects.idFromName(userId))
+    .closeUser(userId)
+    .catch(() => 0);
 }

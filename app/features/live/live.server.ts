@@ -1,9 +1,9 @@
 // Conversa ao vivo's data: sessions, their paid minutes and the turns they add to the conversation. Used by the
 // LiveConversation object (relay.server.ts) and the pages. Credits go through the credits module only.
 import { sql } from "drizzle-orm";
-import { CHAT_MODE_INFO, HISTORY_TURNS, systemPrompt, type ChatModeId } from "~/features/chat";
+import { CHAT_MODE_INFO, HISTORY_TURNS, systemPrompt, type ChatModeId } from "~/features/conversation";
 import { recordActivitySafely } from "~/server/activity.server";
-import { refundCredits, spendCreditsThen } from "~/server/credits.server";
+import { refundCredits, spendCreditsThen, type AbandonedSpends } from "~/server/credits.server";
 import { rowsOf, type DbOrTx } from "~/server/db.server";
 import { LIVE_MODES } from "./config.server";
 
@@ -143,3 +143,18 @@ export function heardPart(transcript: string, playedMs: number, totalMs: number)
   const kept = Math.floor((words.length * Math.max(0, playedMs)) / totalMs);
   return kept === 0 ? "" : `${words.slice(0, kept).join(" ")}…`;
 }
+
+/** A live minute is confirmed (or refunded) within seconds of its start; one still pending after this was abandoned. */
+export const LIVE_MINUTE_ABANDONED_AFTER_MS = 3 * 60_000;
+
+/**
+ * A minute still `pending`: its object died before the provider proved it served the minute (a served minute is
+ * `used` within seconds). Marked `refunded`, its credits (LIVE_CREDITS_PER_MINUTE when it began) go back.
+ */
+export const abandonedLiveMinutes: AbandonedSpends = {
+  name: "liveMinutes",
+  rows: (now) => sql`
+    update live_minutes set status = 'refunded'
+    where status = 'pending' and started_at < ${new Date(now.getTime() - LIVE_MINUTE_ABANDONED_AFTER_MS)}
+    returning user_id, ref, credits`,
+};

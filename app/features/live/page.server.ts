@@ -1,7 +1,7 @@
 // The page of Conversa ao vivo, on the chat's own paths (/chat-with-nika/:mode/ao-vivo?c=…, /chat/lesson/:key/ao-vivo?c=…):
 // the same guard as the chat screen of that mode, plus the flag and a configured provider.
 import { type AppLoadContext, redirect } from "react-router";
-import { ChatError, CHAT_MODE_INFO, findOwnedConversation, guard, type ChatTarget } from "~/features/chat";
+import { ChatError, CHAT_MODE_INFO, findOwnedConversation, guard, type ChatTarget } from "~/features/conversation";
 import { requireFeature } from "~/server/flags.server";
 import { notFound } from "~/server/request.server";
 import { liveCreditsPerMinute, LIVE_MODES, realtimeConfig } from "./config.server";

@@ -77,7 +77,7 @@ export class LiveConversation extends DurableObject<Env> {
     return new Response(null, { status: 101, webSocket: client });
   }
 
-  /** RPC from `closeUserConnections` (the learner was blocked): ends their session. Returns how many were ended. */
+  /** RPC from `closeLiveSession` (the learner signed out or was blocked): ends their session. Returns how many were ended. */
   async closeUser(userId: string): Promise<number> {
     const session = this.session;
     if (!session || session.ended || session.userId !== userId) return 0;
@@ -149,6 +149,9 @@ class LiveSession {
     try {
       const context = await this.read((db) => loadLiveContext(db, this.userId, this.conversationId));
       if (!context) return this.end("access_lost");
+      // Taken over (or closed) while the context was read: no row to write, and writing one now would end the newer
+      // session's row, whose start may already have run.
+      if (this.ended) return;
       instructions = context.instructions;
       this.id = await this.read((db) => beginLiveSession(db, this.userId, this.conversationId, this.creditsPerMinute));
     } catch (error) {

@@ -8,3 +8,10 @@ export { syncQueue } from "./sync";
 export { default as DownloadPanel, type DownloadPanelProps } from "./DownloadPanel";
 export { SyncStatus, useOfflineSync } from "./SyncStatus";
 export type { BundleCard, OfflineBundle } from "./types";
+
+import { accountBundles, accountQueue, currentAccount, enqueue, SYNC_TAG } from "./db";
+import { SyncStatus, useOfflineSync } from "./SyncStatus";
+
+/** What the flashcards' offline player needs of this browser's storage; its route passes it in. */
+export const offlineStorage = { accountBundles, accountQueue, currentAccount, enqueue, SYNC_TAG, SyncStatus, useOfflineSync };
+export type OfflineStorage = typeof offlineStorage;

@@ -8,7 +8,7 @@ import { readWav } from "~/lib/audio/wav";
 import { ACTIVITY_POINTS, NEW_BEST_BONUS, recordActivitySafely } from "~/server/activity.server";
 import { ProviderError, type ProviderOptions } from "~/server/ai/index.server";
 import { forgetUserSessions } from "~/server/auth.server";
-import { spendCreditsThen } from "~/server/credits.server";
+import { ABANDONED_AFTER_MS, refundRows, spendCreditsThen, type AbandonedSpends } from "~/server/credits.server";
 import { jsonValue, rowsOf, type DbOrTx } from "~/server/db.server";
 import { deleteQuietly, mediaBucket, PRONUNCIATION_ATTEMPTS_FOLDER, putObject, sniffAudio } from "~/server/storage.server";
 import { levelAudioUrl } from "./content.server";
@@ -265,18 +265,18 @@ async function recordScore(db: DbOrTx, attemptId: string, result: PronunciationA
 
 /** Marks a scoring attempt failed and gives its credit back, in one statement (a second call does nothing). */
 export async function failAttempt(db: DbOrTx, attemptId: string): Promise<number | null> {
-  const row = rowsOf(
-    await db.execute(sql`
-      with failed as (
-        update pronunciation_attempts set status = 'failed' where id = ${attemptId} and status = 'scoring' returning user_id
-      ), refunded as (
-        update users u set monthly_credits = u.monthly_credits + 1, updated_at = now()
-        from failed where u.id = failed.user_id returning u.id, u.monthly_credits
-      ), ledger as (
-        insert into credit_ledger (user_id, delta, balance_after, reason, ref)
-        select id, 1, monthly_credits, ${PRONUNCIATION_REFUND_REASON}, ${attemptId}::uuid from refunded
-      )
-      select monthly_credits as balance from refunded`),
-  )[0];
-  return row ? Number(row.balance) : null;
+  const failed = sql`
+    update pronunciation_attempts set status = 'failed' where id = ${attemptId} and status = 'scoring'
+    returning user_id, id as ref, 1 as credits`;
+  const { balances } = await refundRows(db, failed, PRONUNCIATION_REFUND_REASON);
+  return balances.values().next().value ?? null;
 }
+
+/** An attempt still `scoring` long after it began (its request died before scoring ended): failed, its credit back. */
+export const abandonedAttempts: AbandonedSpends = {
+  name: "attempts",
+  rows: (now) => sql`
+    update pronunciation_attempts set status = 'failed'
+    where status = 'scoring' and created_at < ${new Date(now.getTime() - ABANDONED_AFTER_MS)}
+    returning user_id, id as ref, 1 as credits`,
+};

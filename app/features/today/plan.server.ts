@@ -4,7 +4,7 @@
 // queried, and its item is not offered.
 import { sql } from "drizzle-orm";
 import type { AppLoadContext } from "react-router";
-import { CHAT_MODE_INFO, type ChatModeId } from "~/features/chat";
+import { CHAT_MODE_INFO, type ChatModeId } from "~/features/conversation";
 import { readyForReview, visibleCard } from "~/features/flashcards";
 import { saoPauloDay, streakToday, type StreakView } from "~/server/activity.server";
 import { keptWithSession, type SessionUser } from "~/server/auth.server";

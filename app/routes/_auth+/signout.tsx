@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
+import { closeUserConnections } from "~/features/auth";
 import type { RouteHandle } from "~/lib/access";
 import { destroySession } from "~/server/auth.server";
-import { closeUserConnections } from "~/server/realtime.server";
 import type { Route } from "./+types/signout";
 
 export const handle: RouteHandle = { access: "public" };

@@ -5,6 +5,7 @@
 // IndexedDB after hydration.
 import type { MetaFunction } from "react-router";
 import { OfflinePlayer } from "~/features/flashcards/OfflinePlayer";
+import { offlineStorage } from "~/features/offline";
 import { MAIN_ID } from "~/features/shell/types";
 import type { RouteHandle } from "~/lib/access";
 
@@ -15,7 +16,7 @@ export const meta: MetaFunction = () => [{ title: "Flashcards offline — Nika" 
 export default function OfflinePlayerPage() {
   return (
     <main id={MAIN_ID} tabIndex={-1} className="outline-none">
-      <OfflinePlayer />
+      <OfflinePlayer storage={offlineStorage} />
     </main>
   );
 }

@@ -1,7 +1,7 @@
 // Chat audio (a learner's recording, Nika's spoken reply) from R2, only to the conversation's owner.
 // Honours Range requests: media elements seek and Safari insists on them.
 import type { LoaderFunctionArgs } from "react-router";
-import { ChatError, findOwnedConversation } from "~/features/chat/chat.server";
+import { ChatError, findOwnedConversation } from "~/features/conversation";
 import type { RouteHandle } from "~/lib/access";
 import { isUuid } from "~/lib/ids";
 import { checkAccess } from "~/server/auth.server";

@@ -1,7 +1,8 @@
 // POST → Nika's greeting (the free `start` turn) of a conversation that has no message yet, as text/event-stream.
 import type { ActionFunctionArgs } from "react-router";
-import { greetConversationStream, toEventStream } from "~/features/chat/chat.server";
-import { errorEventResponse, streamRequest } from "~/features/chat/stream.server";
+import { errorEventResponse, toEventStream } from "~/features/chat/events.server";
+import { greetConversationStream } from "~/features/chat/greeting.server";
+import { streamRequest } from "~/features/chat/stream.server";
 import type { RouteHandle } from "~/lib/access";
 
 export const handle: RouteHandle = { access: "user" };

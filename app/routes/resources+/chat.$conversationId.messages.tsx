@@ -1,7 +1,9 @@
 // POST a learner message (form field `text`, or an `audio` WAV file) → Nika's reply as text/event-stream.
 import type { ActionFunctionArgs } from "react-router";
-import { ChatError, sendMessageStream, toEventStream } from "~/features/chat/chat.server";
-import { errorEventResponse, readMessageForm, streamRequest } from "~/features/chat/stream.server";
+import { errorEventResponse, toEventStream } from "~/features/chat/events.server";
+import { sendMessageStream } from "~/features/chat/sending.server";
+import { readMessageForm, streamRequest } from "~/features/chat/stream.server";
+import { ChatError } from "~/features/conversation";
 import type { RouteHandle } from "~/lib/access";
 
 export const handle: RouteHandle = { access: "user" };

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "react-router";
+import { connectLessonChannel } from "~/features/courses/lesson-live.server";
 import type { RouteHandle } from "~/lib/access";
-import { connectLessonChannel } from "~/server/realtime.server";
 
 export const handle: RouteHandle = { access: "user" };
 

@@ -1,8 +1,11 @@
 // /chat-with-nika/{portuguese|english|game|roleplay}: the chat screen in one mode (flag enforced on the server).
 import { useLoaderData } from "react-router";
-import { CHAT_MODE_INFO, menuModeFromSlug } from "~/features/chat/modes";
-import { chatPageAction, loadChatPage, modeTarget } from "~/features/chat/page.server";
+import { chatPageAction, loadChatPage } from "~/features/chat";
 import { ChatScreen } from "~/features/chat/ui/ChatScreen";
+import { modeTarget } from "~/features/conversation";
+// Read by the page's meta too (client code): the modes module, not the core's server index.
+import { CHAT_MODE_INFO, menuModeFromSlug } from "~/features/conversation/modes";
+import { liveEntryHref } from "~/features/live";
 import type { RouteHandle } from "~/lib/access";
 import { requireUser } from "~/server/auth.server";
 import { notFound } from "~/server/request.server";
@@ -23,7 +26,9 @@ export const meta: Route.MetaFunction = ({ params }) => {
 
 export async function loader(args: Route.LoaderArgs) {
   await requireUser(args.request, args.context);
-  return loadChatPage(args, target(args.params.mode));
+  const chatTarget = target(args.params.mode);
+  const page = await loadChatPage(args, chatTarget);
+  return { ...page, liveHref: await liveEntryHref(args.context, chatTarget, page.conversationId) };
 }
 
 export async function action(args: Route.ActionArgs) {

@@ -1,7 +1,6 @@
 // /chat-with-nika/{mode}/ao-vivo?c=…: Conversa ao vivo in one of the four menu modes.
 import { useLoaderData } from "react-router";
-import { menuModeFromSlug } from "~/features/chat/modes";
-import { modeTarget } from "~/features/chat/page.server";
+import { menuModeFromSlug, modeTarget } from "~/features/conversation";
 import { LiveScreen } from "~/features/live/LiveScreen";
 import { loadLivePage } from "~/features/live/page.server";
 import type { RouteHandle } from "~/lib/access";

@@ -1,7 +1,7 @@
 // /chat-with-nika: the mode menu (spec §2). Each card is behind its flag; a disabled mode shows as
 // unavailable (its page answers 403 on the server anyway). The english-test mode lives in Labs.
 import { useLoaderData } from "react-router";
-import { MENU_MODES } from "~/features/chat/modes";
+import { MENU_MODES } from "~/features/conversation/modes";
 import { ChatArt } from "~/features/shell/art";
 import { FeatureCard } from "~/features/shell/FeatureCard";
 import type { RouteHandle } from "~/lib/access";

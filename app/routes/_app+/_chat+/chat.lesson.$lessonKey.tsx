@@ -1,7 +1,9 @@
 // /chat/lesson/{lessonKey}: practise one lesson with Nika (key M01A02 = module 1, lesson 2; not flag-gated).
 import { useLoaderData } from "react-router";
-import { chatPageAction, lessonTarget, loadChatPage } from "~/features/chat/page.server";
+import { chatPageAction, loadChatPage } from "~/features/chat";
 import { ChatScreen } from "~/features/chat/ui/ChatScreen";
+import { lessonTarget } from "~/features/conversation";
+import { liveEntryHref } from "~/features/live";
 import type { RouteHandle } from "~/lib/access";
 import { requireUser } from "~/server/auth.server";
 import type { Route } from "./+types/chat.lesson.$lessonKey";
@@ -13,7 +15,9 @@ export const meta: Route.MetaFunction = ({ params }) => [{ title: `Praticar ${pa
 // Signed in first: an unknown key must not tell anonymous visitors which lessons exist.
 export async function loader(args: Route.LoaderArgs) {
   await requireUser(args.request, args.context);
-  return loadChatPage(args, await lessonTarget(args.context, args.params.lessonKey));
+  const target = await lessonTarget(args.context, args.params.lessonKey);
+  const page = await loadChatPage(args, target);
+  return { ...page, liveHref: await liveEntryHref(args.context, target, page.conversationId) };
 }
 
 export async function action(args: Route.ActionArgs) {

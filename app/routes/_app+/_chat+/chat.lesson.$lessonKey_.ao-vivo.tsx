@@ -1,6 +1,6 @@
 // /chat/lesson/{lessonKey}/ao-vivo?c=…: Conversa ao vivo practising one lesson.
 import { useLoaderData } from "react-router";
-import { lessonTarget } from "~/features/chat/page.server";
+import { lessonTarget } from "~/features/conversation";
 import { LiveScreen } from "~/features/live/LiveScreen";
 import { loadLivePage } from "~/features/live/page.server";
 import type { RouteHandle } from "~/lib/access";

@@ -1,9 +1,10 @@
 // /english-level-test: the english-test mode (flag feature_chat_english_test, back link /labs).
 // Without ?c the page shows the learner's level and starts (or retakes) the test with a form post.
 import { useLoaderData } from "react-router";
-import { chatPageAction, guard, loadChatPage, modeTarget } from "~/features/chat/page.server";
+import { chatPageAction, loadChatPage } from "~/features/chat";
 import { ChatScreen } from "~/features/chat/ui/ChatScreen";
 import { LevelBanner, LevelTestIntro } from "~/features/chat/ui/EnglishLevel";
+import { guard, modeTarget } from "~/features/conversation";
 import type { RouteHandle } from "~/lib/access";
 import { saoPauloDate } from "~/lib/dates";
 import type { Route } from "./+types/english-level-test";
@@ -25,7 +26,8 @@ export async function loader(args: Route.LoaderArgs) {
       page: null,
     };
   }
-  return { intro: null, page: await loadChatPage(args, TARGET) };
+  // The level test has no live conversation.
+  return { intro: null, page: { ...(await loadChatPage(args, TARGET)), liveHref: null } };
 }
 
 export async function action(args: Route.ActionArgs) {

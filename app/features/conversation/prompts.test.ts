@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { markerHider } from "./chat.server";
 import { CHAT_MODES } from "./modes";
+import { markerHider } from "./prompts";
 import {
   buildChatMessages,
   HISTORY_TURNS,

@@ -3,15 +3,15 @@
 // whose viewers are idle costs nothing; keepalive pings are answered by the runtime without waking it.
 // Messages carry no comment content — clients refetch through the lesson loader, which enforces auth.
 import { DurableObject } from "cloudflare:workers";
-import type { Env } from "./env";
+import type { Env, LessonChannelObject } from "~/server/env";
 
-/** What a lesson channel sends to its sockets (besides "pong"). */
 /** The header by which the worker tells the channel whose socket it is opening. */
 export const USER_HEADER = "X-Nika-User";
 
+/** What a lesson channel sends to its sockets (besides "pong"). */
 export type LiveMessage = { type: "comment"; lessonId: string };
 
-export class LessonChannel extends DurableObject<Env> {
+export class LessonChannel extends DurableObject<Env> implements LessonChannelObject {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     // Answered by the runtime itself: a "ping" never wakes a hibernated channel.
@@ -45,7 +45,7 @@ export class LessonChannel extends DurableObject<Env> {
     return told;
   }
 
-  /** RPC from `closeUserConnections` (a user was blocked): closes that user's sockets. Returns how many. */
+  /** RPC from `closeLessonSockets` (the learner signed out or was blocked): closes that user's sockets. Returns how many. */
   async closeUser(userId: string): Promise<number> {
     let closed = 0;
     for (const socket of this.ctx.getWebSockets(userId)) {

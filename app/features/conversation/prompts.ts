@@ -118,3 +118,36 @@ export function parseLevelMarker(text: string): { level: CefrLevel; cleanText: s
     .trim();
   return { level: level as CefrLevel, cleanText };
 }
+
+/** Holds back anything from "[[" until its "]]" so a NIKA_LEVEL marker never reaches the screen. */
+export function markerHider() {
+  let pending = "";
+  return {
+    push(piece: string): string {
+      pending += piece;
+      let out = "";
+      for (;;) {
+        const open = pending.indexOf("[[");
+        if (open === -1) {
+          // keep a trailing "[" (it may be the first half of "[[")
+          const keep = pending.endsWith("[") ? 1 : 0;
+          out += pending.slice(0, pending.length - keep);
+          pending = pending.slice(pending.length - keep);
+          return out;
+        }
+        out += pending.slice(0, open);
+        pending = pending.slice(open);
+        const close = pending.indexOf("]]");
+        if (close === -1) return out;
+        const candidate = pending.slice(0, close + 2);
+        pending = pending.slice(close + 2);
+        if (!parseLevelMarker(candidate)) out += candidate;
+      }
+    },
+    flush(): string {
+      const rest = parseLevelMarker(pending) ? "" : pending;
+      pending = "";
+      return rest;
+    },
+  };
+}
