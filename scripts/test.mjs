@@ -2,12 +2,21 @@
 // `npm test`: the whole suite — typecheck, lint (eslint, prettier --check), unit + integration tests
 // (vitest, PGlite), production build, a smoke run of the benches, then end-to-end journeys (Playwright on
 // Debian's Chromium against `wrangler dev`), each with JavaScript on and off. Ends with one line: "N passed, N failed".
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 
 const started = Date.now();
-const step = (name) => console.log(`\n\x1b[36m[test]\x1b[0m ${name}`);
+const stepTimes = [];
+let currentStep = null;
+const endStep = () => currentStep && stepTimes.push(`${currentStep.name} ${((Date.now() - currentStep.at) / 1000).toFixed(0)} s`);
+const step = (name) => {
+  endStep();
+  currentStep = { name: name.split(" (")[0], at: Date.now() };
+  console.log(`\n\x1b[36m[test]\x1b[0m ${name}`);
+};
 const run = (command, args, env = {}) => spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } }).status ?? 1;
+const runAside = (command, args) =>
+  new Promise((resolve) => spawn(command, args, { stdio: "inherit" }).on("close", (code) => resolve(code ?? 1)));
 
 const lock = "package-lock.json";
 const installed = "node_modules/.package-lock.json";
@@ -29,12 +38,15 @@ let failedSteps = 0;
 step("content assets");
 if (run("node", ["scripts/content/content-assets.mjs"]) !== 0) process.exit(1);
 
-step("typecheck (tsc)");
-if (run("npx", ["react-router", "typegen"]) !== 0 || run("npx", ["tsc"]) !== 0) failedSteps++;
-
-step("lint (eslint, prettier)");
-if (run("npx", ["eslint", ".", "--max-warnings=0"]) !== 0) failedSteps++;
-if (run("npx", ["prettier", "--check", "."]) !== 0) failedSteps++;
+// Side by side: each is mostly one core, and the machine has two.
+step("typecheck and lint (tsc, eslint, prettier)");
+if (run("npx", ["react-router", "typegen"]) !== 0) failedSteps++;
+const checks = await Promise.all([
+  runAside("npx", ["tsc"]),
+  runAside("npx", ["eslint", ".", "--max-warnings=0"]),
+  runAside("npx", ["prettier", "--check", "."]),
+]);
+failedSteps += checks.filter((code) => code !== 0).length;
 
 step("unit + integration (vitest)");
 const vitestRun = (output, files = []) =>
@@ -63,6 +75,8 @@ if (run("node", ["bench/smoke.mjs"]) !== 0) failedSteps++;
 step("end-to-end (playwright, JS on and off)");
 run("npx", ["playwright", "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: ".cache/playwright.json" });
 
+endStep();
+console.log(`\n[test] steps: ${stepTimes.join(" · ")}`);
 const vitest = readJson(".cache/vitest.json");
 const playwright = readJson(".cache/playwright.json");
 const failedTests = (results) =>
