@@ -2,6 +2,7 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "postgresql",
-  schema: "./app/server/schema.ts",
+  // The core tables, and each feature's own (app/features/<name>/tables.ts).
+  schema: ["./app/server/schema.ts", "./app/features/*/tables.ts"],
   out: "./migrations",
 });

@@ -33,7 +33,7 @@ let failed = false;
 try {
   // 2. 30 modules × 20 lessons (+ some progress and comments for the learner), over node-postgres like the app.
   const { db, pool } = await benchDb(app.vars);
-  const schema = await import("../app/server/schema.ts");
+  const schema = { ...(await import("../app/server/schema.ts")), ...(await import("../app/features/courses/tables.ts")) };
   const { eq } = await import("drizzle-orm");
   /** @type {string} */
   let moduleId;

@@ -3,11 +3,13 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import type { PgDatabase } from "drizzle-orm/pg-core";
 import pg from "pg";
 import type { Env } from "./env";
-import type * as schema from "./schema";
 
-/** Any drizzle Postgres database over our schema: node-postgres in the worker, PGlite in tests. */
+/**
+ * Any drizzle Postgres database over our tables: node-postgres in the worker, PGlite in tests. No schema type: the
+ * app uses no relational queries (db.query.*), and the tables live in app/server/schema.ts and each feature's tables.ts.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Database = PgDatabase<any, typeof schema>;
+export type Database = PgDatabase<any>;
 export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 export type DbOrTx = Database | Transaction;
 

@@ -1,10 +1,11 @@
 // What the hourly cron deletes, and after how long: every table written per request or per message, so none only
-// grows. docs/operations.md states the same retention; change both together.
-import { and, isNotNull, lt, or, sql, type SQL } from "drizzle-orm";
+// grows. docs/operations.md states the same retention; change both together. The features' tables (auth_tokens,
+// offline_bundles, live_sessions, live_connections) are named in raw SQL: app/server never imports a feature.
+import { lt, sql, type SQL } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
-import type { DbOrTx } from "./db.server";
+import { rowsOf, type DbOrTx } from "./db.server";
 import { pruneAttempts } from "./rate-limit.server";
-import { authTokens, clientErrorReports, liveConnections, liveSessions, mailOutbox, offlineBundles, sessions } from "./schema";
+import { clientErrorReports, mailOutbox, sessions } from "./schema";
 
 const DAY_MS = 86_400_000;
 
@@ -39,19 +40,19 @@ export async function pruneOldRows(db: DbOrTx, now = new Date()) {
         .where(where)
         .returning({ one: sql<number>`1` })
     ).length;
+  /** A `delete from … where …` of a feature's table; how many rows it deleted. */
+  const goneRaw = async (statement: SQL) => rowsOf(await db.execute(sql`${statement} returning 1`)).length;
+  const at = (days: number) => cutoff(days).toISOString();
   return {
     mailOutbox: await gone(mailOutbox, lt(mailOutbox.createdAt, cutoff(RETENTION_DAYS.mailOutbox))),
     sessions: await gone(sessions, lt(sessions.expiresAt, cutoff(RETENTION_DAYS.expiredSessions))),
-    authTokens: await gone(
-      authTokens,
-      or(
-        lt(authTokens.expiresAt, cutoff(RETENTION_DAYS.authTokens)),
-        and(isNotNull(authTokens.usedAt), lt(authTokens.usedAt, cutoff(RETENTION_DAYS.authTokens))),
-      ),
-    ),
-    offlineBundles: await gone(offlineBundles, lt(offlineBundles.expiresAt, cutoff(RETENTION_DAYS.offlineBundles))),
-    liveSessions: await gone(liveSessions, lt(liveSessions.startedAt, cutoff(RETENTION_DAYS.liveSessions))),
-    liveConnections: await gone(liveConnections, lt(liveConnections.connectedAt, cutoff(RETENTION_DAYS.liveConnections))),
+    authTokens: await goneRaw(sql`
+      delete from auth_tokens
+      where expires_at < ${at(RETENTION_DAYS.authTokens)}::timestamptz
+         or (used_at is not null and used_at < ${at(RETENTION_DAYS.authTokens)}::timestamptz)`),
+    offlineBundles: await goneRaw(sql`delete from offline_bundles where expires_at < ${at(RETENTION_DAYS.offlineBundles)}::timestamptz`),
+    liveSessions: await goneRaw(sql`delete from live_sessions where started_at < ${at(RETENTION_DAYS.liveSessions)}::timestamptz`),
+    liveConnections: await goneRaw(sql`delete from live_connections where connected_at < ${at(RETENTION_DAYS.liveConnections)}::timestamptz`),
     clientErrorReports: await gone(clientErrorReports, lt(clientErrorReports.createdAt, cutoff(RETENTION_DAYS.clientErrorReports))),
     rateLimitAttempts: await pruneAttempts(db, now),
   };

@@ -5,7 +5,6 @@ import { readFileSync, existsSync } from "node:fs";
 import { parseEnv } from "node:util";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
-import * as schema from "../../app/server/schema";
 
 /** process.env, completed by an env file (.dev.vars by default) for keys not already set. */
 export function loadEnv(file = process.env.ENV_FILE ?? ".dev.vars"): Record<string, string | undefined> {
@@ -16,5 +15,5 @@ export function loadEnv(file = process.env.ENV_FILE ?? ".dev.vars"): Record<stri
 export function connect(env: Record<string, string | undefined>) {
   if (!env.DATABASE_URL) throw new Error("DATABASE_URL is not set (see .dev.vars.example)");
   const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: 2 });
-  return { pool, db: drizzle(pool, { schema }) };
+  return { pool, db: drizzle(pool) };
 }

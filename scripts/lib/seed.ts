@@ -1,10 +1,12 @@
 // Development seed: runs once on a new database (never in production). Two accounts, the flags the
 // local journey needs, three modules with lessons and an active courses banner.
 import { eq, sql } from "drizzle-orm";
+import { passwordCredentials } from "../../app/features/auth/tables";
+import { lessons, modules, siteBanners } from "../../app/features/courses/tables";
 import { creditPeriod } from "../../app/server/credits.server";
 import type { Database } from "../../app/server/db.server";
 import { hashPassword } from "../../app/server/password";
-import { appConfig, creditLedger, lessons, modules, passwordCredentials, siteBanners, userRoles, users } from "../../app/server/schema";
+import { appConfig, creditLedger, userRoles, users } from "../../app/server/schema";
 
 export const DEV_ACCOUNTS = {
   admin: { email: "admin@nika.local", password: "NikaAdmin123", name: "Admin Nika" },

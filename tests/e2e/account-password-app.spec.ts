@@ -2,7 +2,8 @@
 // with the §5/§8 texts, then changes it, ends the learner's session in another browser and the new
 // password signs in; the avatar picked on the App tab shows in the sidebar after a reload.
 import { eq } from "drizzle-orm";
-import { profileUpdates, users } from "../../app/server/schema";
+import { profileUpdates } from "../../app/features/account/tables";
+import { users } from "../../app/server/schema";
 import { PASSWORD, expect, expectAccessible, jsEnabled, signInWithForm, test, visit, withDb } from "./support";
 
 const NEW_PASSWORD = "OutraSenha2025";

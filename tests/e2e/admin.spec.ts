@@ -3,7 +3,7 @@
 // Switching a flag lives in tests/serial/admin-flags.spec.ts (flags are shared by every running spec).
 import { eq } from "drizzle-orm";
 import WebSocket from "ws";
-import { adminAuditLog } from "../../app/server/schema";
+import { adminAuditLog } from "../../app/features/admin/tables";
 import { budget, expect, expectAccessible, jsEnabled, test, visit, withDb } from "./support";
 
 test("admin finds a learner, grants 5 credits and the learner's balance shows them", async ({ page, admin: _, createAccount, pageAs }) => {

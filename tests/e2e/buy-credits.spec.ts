@@ -3,7 +3,7 @@
 // webhook to the worker and returns to the app; the balance grows by exactly the pack's credits, once.
 // Also: Pix pending then settled; duplicate, refund and badly signed deliveries against the real worker; axe.
 import { eq } from "drizzle-orm";
-import { creditPurchases } from "../../app/server/schema";
+import { creditPurchases } from "../../app/features/billing/tables";
 import { expect, expectAccessible, FAKE_UPSTREAM, jsEnabled, test, userById, waitForHydration, withDb, type Account } from "./support";
 
 const purchasesOf = (userId: string) => withDb((db) => db.select().from(creditPurchases).where(eq(creditPurchases.userId, userId)));

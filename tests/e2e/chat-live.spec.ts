@@ -3,8 +3,8 @@
 // a 440 Hz tone long enough for the learner's next "sentence" to speak over it. Without JavaScript the page explains
 // that live conversation needs it and links the text and voice-message chat.
 import type { APIRequestContext } from "@playwright/test";
+import { chatConversations } from "../../app/features/conversation/tables";
 import { LIVE_CLOSE } from "../../app/features/live/protocol";
-import { chatConversations } from "../../app/server/schema";
 import {
   budget,
   expect,

@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { eq } from "drizzle-orm";
-import { chatMessages, users } from "../../app/server/schema";
+import { chatMessages } from "../../app/features/conversation/tables";
+import { users } from "../../app/server/schema";
 import { expect, expectAccessible, jsEnabled, test, userById, waitForHydration, withDb } from "./support";
 
 // Chat with Nika against the fake upstream speaking the OpenAI protocol (tests/fake-upstream, tokens

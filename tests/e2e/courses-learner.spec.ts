@@ -2,7 +2,7 @@
 // page; completing lessons changes progress and statistics; the next-lesson button; comments, and an
 // admin's reply; 404 pages; axe-core on each page.
 import { eq } from "drizzle-orm";
-import { lessonComments } from "../../app/server/schema";
+import { lessonComments } from "../../app/features/courses/tables";
 import {
   blockVideoHosts,
   budget,

@@ -1,16 +1,9 @@
 import { eq, inArray, sql } from "drizzle-orm";
-import {
-  authTokens,
-  chatConversations,
-  clientErrorReports,
-  creditLedger,
-  liveSessions,
-  mailOutbox,
-  offlineBundles,
-  rateLimitAttempts,
-  sessions,
-  users,
-} from "../../app/server/schema";
+import { authTokens } from "../../app/features/auth/tables";
+import { chatConversations } from "../../app/features/conversation/tables";
+import { offlineBundles } from "../../app/features/flashcards/tables";
+import { liveSessions } from "../../app/features/live/tables";
+import { clientErrorReports, creditLedger, mailOutbox, rateLimitAttempts, sessions, users } from "../../app/server/schema";
 import { expect, test, userById, withDb } from "./support";
 
 test("the monthly cron trigger renews credits in the worker", async ({ request, createAccount }, testInfo) => {

@@ -10,7 +10,7 @@
 import { readFileSync } from "node:fs";
 import type { Page, TestInfo } from "@playwright/test";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { flashcardCards } from "../../app/server/schema";
+import { flashcardCards } from "../../app/features/flashcards/tables";
 import { adminPanel, expect, expectAccessible, jsEnabled, test, visit, withDb } from "./support";
 
 /** The category this spec's own cards join: one that no learner journey plays. */

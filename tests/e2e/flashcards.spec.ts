@@ -5,7 +5,9 @@
 // are read from the database: the page never has them before the learner answers.
 import type { Page } from "@playwright/test";
 import { asc, eq, sql } from "drizzle-orm";
-import { flashcardCategories, flashcardGames, flashcardQuestions, modules, users } from "../../app/server/schema";
+import { modules } from "../../app/features/courses/tables";
+import { flashcardCategories, flashcardGames, flashcardQuestions } from "../../app/features/flashcards/tables";
+import { users } from "../../app/server/schema";
 import { budget, expect, expectAccessible, holdRequests, jsEnabled, test, userById, visit, waitForHydration, withDb } from "./support";
 
 const GAME_URL = /\/flashcard-v2\/([0-9a-f-]{36})(\?|$)/;

@@ -4,7 +4,7 @@
 // (Switching the flag off lives in tests/serial/google-flag.spec.ts.)
 import type { Page } from "@playwright/test";
 import { eq } from "drizzle-orm";
-import { oauthAccounts } from "../../app/server/schema";
+import { oauthAccounts } from "../../app/features/auth/tables";
 import { expect, expectAccessible, test, uniqueEmail, userByEmail, withDb } from "./support";
 
 /** On the fake consent page: sign in as `email` (and `name`), or deny. */

@@ -2,7 +2,8 @@
 // bursts of parallel requests against each limit, and control characters where text reaches the database.
 // HTTP only, so it runs in the JavaScript project alone.
 import { and, eq, like } from "drizzle-orm";
-import { mailOutbox, offlineBundles, rateLimitAttempts } from "../../app/server/schema";
+import { offlineBundles } from "../../app/features/flashcards/tables";
+import { mailOutbox, rateLimitAttempts } from "../../app/server/schema";
 import { expect, jsEnabled, test, withDb } from "./support";
 
 test.beforeEach(({}, testInfo) => test.skip(!jsEnabled(testInfo), "plain HTTP: once is enough"));

@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { parseEnv } from "node:util";
 import type { Page } from "@playwright/test";
 import { and, eq, isNotNull, sql } from "drizzle-orm";
-import { flashcardGames, flashcardQuestions, offlineBundles } from "../../app/server/schema";
+import { flashcardGames, flashcardQuestions, offlineBundles } from "../../app/features/flashcards/tables";
 import { signToken } from "../../app/server/signed-token.server";
 import { budget, expect, expectAccessible, jsEnabled, test, userById, visit, withDb } from "./support";
 

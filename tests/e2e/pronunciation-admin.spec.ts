@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import type { TestInfo } from "@playwright/test";
 import { eq } from "drizzle-orm";
-import { pronunciationLevels } from "../../app/server/schema";
+import { pronunciationLevels } from "../../app/features/pronunciation/tables";
 import { adminPanel, expect, expectAccessible, jsEnabled, test, visit, withDb } from "./support";
 
 const LIST = "/pronunciation-game/admin";

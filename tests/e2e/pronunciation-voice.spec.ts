@@ -2,7 +2,7 @@
 // as the flags apply to the whole browser) through the app's one recorder: level 1 scored with every
 // word, then the list shows the new best score.
 import { eq } from "drizzle-orm";
-import { pronunciationAttempts } from "../../app/server/schema";
+import { pronunciationAttempts } from "../../app/features/pronunciation/tables";
 import { budget, expect, FAKE_UPSTREAM, fakeMicrophone, jsEnabled, test, visit, withDb } from "./support";
 
 test.use(fakeMicrophone("pronunciation-voice", { seconds: 3, hz: 260 }));

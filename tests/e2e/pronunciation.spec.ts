@@ -9,8 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Locator } from "@playwright/test";
 import { and, eq } from "drizzle-orm";
+import { pronunciationAttempts } from "../../app/features/pronunciation/tables";
 import { encodeWav } from "../../app/lib/audio/wav";
-import { pronunciationAttempts, users } from "../../app/server/schema";
+import { users } from "../../app/server/schema";
 import { chunk, fmtChunk, listChunk, riffWave, toneChunk } from "../fixtures/wav";
 import { expect, expectAccessible, holdRequests, jsEnabled, test, userById, visit, waitForHydration, withDb } from "./support";
 

@@ -16,11 +16,13 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect as baseExpect, test as base, type BrowserContext, type Cookie, type Locator, type Page, type TestInfo } from "@playwright/test";
 import { and, eq, sql } from "drizzle-orm";
 import { createCookie } from "react-router";
+import { passwordCredentials } from "../../app/features/auth/tables";
+import { lessons, modules } from "../../app/features/courses/tables";
 import { encodeWav } from "../../app/lib/audio/wav";
 import { creditPeriod } from "../../app/server/credits.server";
 import { FLAGS_STALE_MS } from "../../app/server/flags.server";
 import { hashPassword, randomToken, sha256Hex } from "../../app/server/password";
-import { appConfig, lessons, modules, passwordCredentials, sessions, userRoles, users } from "../../app/server/schema";
+import { appConfig, sessions, userRoles, users } from "../../app/server/schema";
 import { connect, loadEnv } from "../../scripts/lib/node-db";
 
 export { budget } from "./budget";

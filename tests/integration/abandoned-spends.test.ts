@@ -6,11 +6,13 @@ import { describe, expect, it } from "vitest";
 import { ABANDONED_SPENDS } from "~/cron-jobs.server";
 import { sendMessage, ABANDONED_LOOKBACK_MS } from "~/features/chat/sending.server";
 import { startConversation } from "~/features/conversation";
+import { chatMessages } from "~/features/conversation/tables";
 import { beginLiveSession, chargeMinute, confirmMinute, refundMinute } from "~/features/live/live.server";
 import { checkRecording, failAttempt, loadLevel, pronunciationScorer, scoreAttempt } from "~/features/pronunciation/attempts.server";
+import { pronunciationAttempts } from "~/features/pronunciation/tables";
 import { encodeWav } from "~/lib/audio/wav";
 import { ABANDONED_AFTER_MS, getBalance, refundAbandonedSpends } from "~/server/credits.server";
-import { chatMessages, creditLedger, pronunciationAttempts, users } from "~/server/schema";
+import { creditLedger, users } from "~/server/schema";
 import { useChatWorld } from "./chat-world";
 import { freePort } from "./fake-upstream";
 

@@ -2,12 +2,14 @@
 // users.avatar with a profile_updates row when it changes, and shown in the chrome and the comments.
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { profileUpdates } from "~/features/account/tables";
 import { loadLessonComments } from "~/features/courses/comments.server";
+import { lessonComments, lessons, modules } from "~/features/courses/tables";
 import { loadShell } from "~/features/shell/shell.server";
 import { avatarUrl, DEFAULT_AVATAR } from "~/lib/avatars";
 import * as app from "~/routes/_app+/config.app";
 import type { Database } from "~/server/db.server";
-import { lessonComments, lessons, modules, profileUpdates, users } from "~/server/schema";
+import { users } from "~/server/schema";
 import { args, call, contextFor, CookieJar, createTestDb, expectRefusal, insertLearner, request, toastOf, type AdminReply } from "./harness";
 
 let db: Database;

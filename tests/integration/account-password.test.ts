@@ -3,12 +3,13 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PASSWORD_CHANGE_MESSAGES as M } from "~/features/account/password-schema";
+import { passwordCredentials } from "~/features/auth/tables";
 import * as senha from "~/routes/_app+/config.senha";
 import { createSession, getSessionUser } from "~/server/auth.server";
 import type { Database } from "~/server/db.server";
 import { hashPassword, verifyPassword } from "~/server/password";
 import { LIMITS } from "~/server/rate-limit.server";
-import { passwordCredentials, rateLimitAttempts, sessions } from "~/server/schema";
+import { rateLimitAttempts, sessions } from "~/server/schema";
 import { args, call, contextFor, CookieJar, createTestDb, expectRefusal, insertLearner, request, toastOf, type AdminReply } from "./harness";
 
 const OLD = "senhaAntiga1";

@@ -12,13 +12,15 @@ import {
   secondsToSaoPauloMidnight,
 } from "~/features/account/account-rules";
 import { emailChangeLinkTarget, isConfirmationAcceptedHash } from "~/features/account/email-change-links";
+import { profileUpdates } from "~/features/account/tables";
+import { authTokens } from "~/features/auth/tables";
 import * as root from "~/root";
 import * as appLayout from "~/routes/_app+/_layout";
 import * as configFrame from "~/routes/_app+/config";
 import * as config from "~/routes/_app+/config._index";
 import * as confirmEmail from "~/routes/_auth+/confirm-email";
 import type { Database } from "~/server/db.server";
-import { authTokens, creditLedger, mailOutbox, profileUpdates, rateLimitAttempts, users } from "~/server/schema";
+import { creditLedger, mailOutbox, rateLimitAttempts, users } from "~/server/schema";
 import {
   args,
   call,

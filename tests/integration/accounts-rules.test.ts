@@ -5,10 +5,11 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { confirmEmail, requestPasswordReset, resetPassword, secondsUntilResend, signUp } from "~/features/auth/accounts.server";
 import { verifyCredentials } from "~/features/auth/authenticator.server";
+import { passwordCredentials } from "~/features/auth/tables";
 import { issueToken } from "~/features/auth/tokens.server";
 import type { Database } from "~/server/db.server";
 import { hashPassword } from "~/server/password";
-import { appConfig, creditLedger, mailOutbox, passwordCredentials, rateLimitAttempts, sessions, users } from "~/server/schema";
+import { appConfig, creditLedger, mailOutbox, rateLimitAttempts, sessions, users } from "~/server/schema";
 import { contextFor, createTestDb } from "./harness";
 
 let db: Database;

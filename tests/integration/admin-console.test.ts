@@ -2,6 +2,9 @@
 // server-enforced (learner → 403 with nothing stored, anonymous → sign-in) and audited.
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { profileUpdates } from "~/features/account/tables";
+import { adminAuditLog } from "~/features/admin/tables";
+import { chatConversations, chatMessages } from "~/features/conversation/tables";
 import * as root from "~/root";
 import * as flashcards from "~/routes/_app+/_labs+/flashcard-v2._index";
 import * as appLayout from "~/routes/_app+/_layout";
@@ -13,17 +16,7 @@ import * as configAdmin from "~/routes/_app+/config.admin";
 import { createSession, getSessionUser } from "~/server/auth.server";
 import { adjustCredits, creditPeriod } from "~/server/credits.server";
 import { getFlags } from "~/server/flags.server";
-import {
-  adminAuditLog,
-  chatConversations,
-  chatMessages,
-  creditLedger,
-  mailOutbox,
-  profileUpdates,
-  sessions,
-  userRoles,
-  users,
-} from "~/server/schema";
+import { creditLedger, mailOutbox, sessions, userRoles, users } from "~/server/schema";
 import { DEV_ACCOUNTS, seedDevelopment } from "../../scripts/lib/seed";
 import { args, call, contextFor, CookieJar, createTestDb, expectRefusal, insertLearner, request, toastOf, type AdminReply } from "./harness";
 

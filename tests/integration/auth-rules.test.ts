@@ -14,6 +14,7 @@ import {
   signUp,
 } from "~/features/auth/accounts.server";
 import { createAuthenticator, InvalidCredentialsError, verifyCredentials } from "~/features/auth/authenticator.server";
+import { authTokens, passwordCredentials } from "~/features/auth/tables";
 import { consumeToken, findToken, issueToken } from "~/features/auth/tokens.server";
 import * as forgotPassword from "~/routes/_auth+/forgot-password";
 import * as signin from "~/routes/_auth+/signin";
@@ -31,17 +32,7 @@ import {
 import { creditPeriod } from "~/server/credits.server";
 import type { Database } from "~/server/db.server";
 import { hashPassword, sha256Hex } from "~/server/password";
-import {
-  appConfig,
-  authTokens,
-  creditLedger,
-  mailOutbox,
-  passwordCredentials,
-  rateLimitAttempts,
-  sessions,
-  userRoles,
-  users,
-} from "~/server/schema";
+import { appConfig, creditLedger, mailOutbox, rateLimitAttempts, sessions, userRoles, users } from "~/server/schema";
 import { args, call, contextFor, CookieJar, createTestDb, request } from "./harness";
 
 let db: Database;

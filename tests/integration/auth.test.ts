@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { authTokens } from "~/features/auth/tables";
 import * as blocked from "~/routes/_auth+/blocked";
 import * as confirmEmail from "~/routes/_auth+/confirm-email";
 import * as emailVerification from "~/routes/_auth+/email-verification";
@@ -11,7 +12,7 @@ import * as signup from "~/routes/_auth+/signup";
 import * as devMailbox from "~/routes/dev+/mailbox";
 import { getSessionUser, requireAdmin, requireUser } from "~/server/auth.server";
 import type { Database } from "~/server/db.server";
-import { appConfig, authTokens, mailOutbox, rateLimitAttempts, sessions, users } from "~/server/schema";
+import { appConfig, mailOutbox, rateLimitAttempts, sessions, users } from "~/server/schema";
 import { DEV_ACCOUNTS, seedDevelopment } from "../../scripts/lib/seed";
 import { args, call, contextFor, CookieJar, createTestDb, request } from "./harness";
 

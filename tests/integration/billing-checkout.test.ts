@@ -4,10 +4,11 @@
 // an unconfigured Stripe and the rate limit; coming back settles the session once and says so.
 import { eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { creditPurchases } from "~/features/billing/tables";
 import * as purchasePage from "~/routes/_app+/comprar-creditos._index";
 import * as returnPage from "~/routes/_app+/comprar-creditos.retorno";
 import type { Database } from "~/server/db.server";
-import { creditPurchases, rateLimitAttempts, users } from "~/server/schema";
+import { rateLimitAttempts, users } from "~/server/schema";
 import { startFakeUpstream, freePort } from "./fake-upstream";
 import {
   args,

@@ -6,10 +6,11 @@
 import { eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { beforeAll, describe, expect, it } from "vitest";
+import { creditPurchases } from "~/features/billing/tables";
 import * as webhook from "~/routes/api+/stripe.webhook";
 import { renewCreditsIfDue, spendCredits } from "~/server/credits.server";
 import type { Database } from "~/server/db.server";
-import { creditLedger, creditPurchases, users } from "~/server/schema";
+import { creditLedger, users } from "~/server/schema";
 import { args, call, contextFor, createTestDb, insertLearner } from "./harness";
 
 const SECRET = "whsec_integration";

@@ -4,11 +4,13 @@ import { toEventStream } from "~/features/chat/events.server";
 import { greet, greetConversationStream } from "~/features/chat/greeting.server";
 import { CREDITS_EXHAUSTED, sendMessage, sendMessageStream, type SendResult } from "~/features/chat/sending.server";
 import { findOwnedConversation, loadConversation, startConversation, systemPrompt } from "~/features/conversation";
+import { chatMessages } from "~/features/conversation/tables";
+import { lessons, modules } from "~/features/courses/tables";
 import { encodeWav } from "~/lib/audio/wav";
 import { NIKA_UNAVAILABLE } from "~/server/ai/index.server";
 import { getBalance } from "~/server/credits.server";
 import { DatabaseUnavailableError, type Database } from "~/server/db.server";
-import { appConfig, chatMessages, creditLedger, lessons, modules, users } from "~/server/schema";
+import { appConfig, creditLedger, users } from "~/server/schema";
 import { chatError, useChatWorld } from "./chat-world";
 import { freePort } from "./fake-upstream";
 

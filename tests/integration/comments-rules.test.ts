@@ -4,10 +4,11 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addComment, COMMENT_MESSAGES, commentAuthorLabel, loadLessonComments } from "~/features/courses/comments.server";
+import { lessonComments, lessons, modules } from "~/features/courses/tables";
 import * as lessonPage from "~/routes/_app+/courses+/lessons.$lessonId";
 import { createSession } from "~/server/auth.server";
 import type { Database } from "~/server/db.server";
-import { lessonComments, lessons, modules, userRoles, users } from "~/server/schema";
+import { userRoles, users } from "~/server/schema";
 import { takeToast } from "~/server/toast.server";
 import { args, call, contextFor, createTestDb, TEST_ENV } from "./harness";
 

@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { eq, sql } from "drizzle-orm";
 import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { lessons, modules, siteBanners, type DownloadableMaterial } from "~/features/courses/tables";
 import * as bannerEdit from "~/routes/_app+/courses+/_catalogue+/banner.edit";
 import * as lessonEdit from "~/routes/_app+/courses+/lessons.$lessonId.edit";
 import * as materialsRoute from "~/routes/_app+/courses+/lessons.$lessonId.materials";
@@ -12,7 +13,7 @@ import * as downloadRoute from "~/routes/_app+/courses+/lessons.$lessonId.materi
 import * as moduleEdit from "~/routes/_app+/courses+/modules.$moduleId.edit";
 import * as media from "~/routes/media.$";
 import type { Database } from "~/server/db.server";
-import { appConfig, lessons, modules, siteBanners, type DownloadableMaterial } from "~/server/schema";
+import { appConfig } from "~/server/schema";
 import {
   args,
   call,

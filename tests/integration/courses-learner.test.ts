@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Catalogue, LessonPage, ModulePage } from "~/features/courses/catalog.server";
 import type { LessonComments } from "~/features/courses/comments.server";
 import { courseNotFoundOf } from "~/features/courses/NotFound";
+import { lessonComments, lessons, modules, siteBanners, userLessonProgress } from "~/features/courses/tables";
 import * as root from "~/root";
 import * as appLayout from "~/routes/_app+/_layout";
 import * as cataloguePage from "~/routes/_app+/courses+/_catalogue+/_layout";
@@ -15,7 +16,7 @@ import * as moduleRoute from "~/routes/_app+/courses+/modules.$moduleId";
 import { createSession } from "~/server/auth.server";
 import type { Database } from "~/server/db.server";
 import { isFeatureDisabled } from "~/server/flags.server";
-import { appConfig, lessonComments, lessons, modules, siteBanners, userLessonProgress, userRoles, users } from "~/server/schema";
+import { appConfig, userRoles, users } from "~/server/schema";
 import { DEV_ACCOUNTS, seedDevelopment } from "../../scripts/lib/seed";
 import { args, call, contextFor, CookieJar, createTestDb, request, toastOf, type Outcome } from "./harness";
 

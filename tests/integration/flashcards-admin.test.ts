@@ -8,11 +8,12 @@ import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { cardAudioUrl, cardImageUrl } from "~/features/flashcards/content.server";
 import { loadGame, startGame } from "~/features/flashcards/game.server";
+import { flashcardCards, flashcardCategories } from "~/features/flashcards/tables";
 import * as listRoute from "~/routes/_app+/_labs+/flashcard-v2_.admin.$category";
 import * as newRoute from "~/routes/_app+/_labs+/flashcard-v2_.admin.$category.new";
 import * as editRoute from "~/routes/_app+/_labs+/flashcard-v2_.admin.cards.$cardId";
 import * as media from "~/routes/media.$";
-import { appConfig, flashcardCards, flashcardCategories } from "~/server/schema";
+import { appConfig } from "~/server/schema";
 import {
   args,
   call,

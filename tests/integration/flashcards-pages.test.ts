@@ -5,12 +5,13 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { AnswerData, FlashcardActionData, GamePageData, PickerPageData } from "~/features/flashcards/page.server";
+import { flashcardGames, flashcardQuestions } from "~/features/flashcards/tables";
 import * as gameRoute from "~/routes/_app+/_labs+/flashcard-v2.$gameId";
 import * as pickerRoute from "~/routes/_app+/_labs+/flashcard-v2._index";
 import { createSession } from "~/server/auth.server";
 import { creditPeriod, getBalance } from "~/server/credits.server";
 import type { Database } from "~/server/db.server";
-import { appConfig, flashcardGames, flashcardQuestions, users } from "~/server/schema";
+import { appConfig, users } from "~/server/schema";
 import { args, call, contextFor, CookieJar, createTestDb, request } from "./harness";
 
 let db: Database;

@@ -6,9 +6,10 @@ import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { answerQuestion, currentPosition, loadGame, loadPicker, startGame, type GameView } from "~/features/flashcards/game.server";
 import { OPTIONS_PER_QUESTION } from "~/features/flashcards/plan";
+import { flashcardCards, flashcardCategories, flashcardGames, flashcardMemory, flashcardQuestions } from "~/features/flashcards/tables";
 import { creditPeriod, getBalance } from "~/server/credits.server";
 import type { Database } from "~/server/db.server";
-import { creditLedger, flashcardCards, flashcardCategories, flashcardGames, flashcardMemory, flashcardQuestions, users } from "~/server/schema";
+import { creditLedger, users } from "~/server/schema";
 import { createTestDb } from "./harness";
 
 let db: Database;

@@ -4,6 +4,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GOOGLE_ERROR_MESSAGE, GOOGLE_SIGNUP_DISABLED } from "~/features/auth/google.server";
+import { oauthAccounts, passwordCredentials } from "~/features/auth/tables";
 import * as googleStart from "~/routes/_auth+/auth.google";
 import * as googleCallback from "~/routes/_auth+/auth.google_.callback";
 import * as googleWhatsapp from "~/routes/_auth+/auth.google_.whatsapp";
@@ -12,7 +13,7 @@ import { createSession, getSessionUser } from "~/server/auth.server";
 import { creditPeriod } from "~/server/credits.server";
 import type { Database } from "~/server/db.server";
 import type { Env } from "~/server/env";
-import { appConfig, creditLedger, mailOutbox, oauthAccounts, passwordCredentials, sessions, users } from "~/server/schema";
+import { appConfig, creditLedger, mailOutbox, sessions, users } from "~/server/schema";
 import { seedDevelopment } from "../../scripts/lib/seed";
 import { freePort, startFakeUpstream } from "./fake-upstream";
 import { args, call, contextFor, CookieJar, createTestDb, request, toastOf, type Outcome } from "./harness";

@@ -4,6 +4,8 @@
 // learner's usual hour, and the link in the e-mail stops the reminders without signing in.
 import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { lessons, modules } from "~/features/courses/tables";
+import { flashcardQuestions } from "~/features/flashcards/tables";
 import { sendDailyReminders } from "~/features/reminders/reminders.server";
 import type { TodayData } from "~/features/today/plan.server";
 import * as home from "~/routes/_app+/_index";
@@ -15,7 +17,7 @@ import * as unsubscribeRoute from "~/routes/_public+/lembretes.cancelar";
 import * as confirmRoute from "~/routes/_public+/lembretes.confirmar";
 import { addDays } from "~/server/activity.server";
 import type { Database } from "~/server/db.server";
-import { flashcardQuestions, lessons, mailOutbox, modules, streakEvents, users } from "~/server/schema";
+import { mailOutbox, streakEvents, users } from "~/server/schema";
 import { freePort, startFakeUpstream } from "./fake-upstream";
 import { args, call, contextFor, createTestDb, insertLearner, request, TEST_ENV, type TestLearner } from "./harness";
 

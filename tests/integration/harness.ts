@@ -11,7 +11,7 @@ import { createSession } from "~/server/auth.server";
 import { creditPeriod } from "~/server/credits.server";
 import type { Database } from "~/server/db.server";
 import type { Env } from "~/server/env";
-import * as schema from "~/server/schema";
+import { users } from "~/server/schema";
 import { takeToast } from "~/server/toast.server";
 import { DEV_ACCOUNTS, seedDevelopment } from "../../scripts/lib/seed";
 
@@ -20,7 +20,7 @@ export async function createTestDb() {
   const template = inject("dbTemplate");
   const client = template ? new PGlite({ loadDataDir: new Blob([readFileSync(template)]) }) : new PGlite();
   let queries = 0;
-  const db = drizzle(client, { schema, logger: { logQuery: () => void queries++ } }) as unknown as Database;
+  const db = drizzle(client, { logger: { logQuery: () => void queries++ } }) as unknown as Database;
   if (!template) await migrate(db as never, { migrationsFolder: "migrations" });
   return { db, client, queryCount: () => queries, resetQueryCount: () => void (queries = 0) };
 }
@@ -209,7 +209,7 @@ export async function createAdminWorld(allowance = 50) {
   const bucket = await createTestBucket();
   const ctx = (env: Record<string, unknown> = {}) => contextFor(db, { MEDIA: bucket.bucket, ...env });
   const signInAs = async (email: string, jar: CookieJar) => {
-    const [user] = await db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, email));
+    const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
     jar.absorb(new Headers({ "Set-Cookie": await createSession(ctx(), user!.id, request("/")) }));
     return user!.id;
   };
@@ -226,7 +226,7 @@ let learnerCount = 0;
 /** A learner with `credits` for this month (or a blocked account), signed in: its id and cookie jar. */
 export async function insertLearner(db: Database, options: { credits?: number; accountType?: "free" | "blocked"; name?: string } = {}) {
   const [user] = await db
-    .insert(schema.users)
+    .insert(users)
     .values({
       name: options.name ?? "Aluna",
       email: `learner-${Date.now().toString(36)}-${++learnerCount}@example.com`,

@@ -2,6 +2,7 @@
 // of the limit (claimAttempt), never "all of them, because each counted before any recorded".
 import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { offlineBundles } from "~/features/flashcards/tables";
 import * as config from "~/routes/_app+/config._index";
 import * as emailVerification from "~/routes/_auth+/email-verification";
 import * as forgotPassword from "~/routes/_auth+/forgot-password";
@@ -10,7 +11,7 @@ import * as signup from "~/routes/_auth+/signup";
 import * as bundleRoute from "~/routes/resources+/offline.bundle";
 import type { Database } from "~/server/db.server";
 import { LIMITS, type Limit } from "~/server/rate-limit.server";
-import { appConfig, mailOutbox, offlineBundles, rateLimitAttempts } from "~/server/schema";
+import { appConfig, mailOutbox, rateLimitAttempts } from "~/server/schema";
 import { DEV_ACCOUNTS, seedDevelopment } from "../../scripts/lib/seed";
 import { args, call, contextFor, CookieJar, createTestDb, insertLearner, request } from "./harness";
 

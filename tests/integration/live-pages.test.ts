@@ -3,6 +3,7 @@
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ChatPageData } from "~/features/chat/types";
+import { lessons, modules } from "~/features/courses/tables";
 import { liveEntryAvailable } from "~/features/live";
 import type { LivePageData } from "~/features/live/page.server";
 import * as modeRoute from "~/routes/_app+/_chat+/chat-with-nika.$mode";
@@ -11,7 +12,7 @@ import * as lessonRoute from "~/routes/_app+/_chat+/chat.lesson.$lessonKey";
 import * as liveLessonRoute from "~/routes/_app+/_chat+/chat.lesson.$lessonKey_.ao-vivo";
 import { createSession } from "~/server/auth.server";
 import { creditPeriod } from "~/server/credits.server";
-import { appConfig, lessons, modules, users } from "~/server/schema";
+import { appConfig, users } from "~/server/schema";
 import { useChatWorld } from "./chat-world";
 import { freePort } from "./fake-upstream";
 import { args, call, contextFor, CookieJar, request } from "./harness";

@@ -5,11 +5,12 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { findMaterialKey, removeMaterial, uploadMaterial } from "~/features/courses/materials.server";
+import { lessons, modules, type DownloadableMaterial } from "~/features/courses/tables";
 import * as downloadRoute from "~/routes/_app+/courses+/lessons.$lessonId.materials.$file.download";
 import { createSession } from "~/server/auth.server";
 import type { Database } from "~/server/db.server";
 import { FORM_OVERHEAD_BYTES } from "~/server/request.server";
-import { lessons, modules, users, type DownloadableMaterial } from "~/server/schema";
+import { users } from "~/server/schema";
 import { MATERIAL_MAX_BYTES } from "~/server/storage.server";
 import { args, contextFor, createTestBucket, createTestDb, request } from "./harness";
 

@@ -7,6 +7,14 @@ import { statSync } from "node:fs";
 import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { nextMemory, type Memory } from "~/features/flashcards/plan";
+import {
+  flashcardCards,
+  flashcardCategories,
+  flashcardGames,
+  flashcardMemory,
+  flashcardQuestions,
+  offlineBundles,
+} from "~/features/flashcards/tables";
 import { bundleSignatureValid, BUNDLE_TTL_MS, issueBundle, type IssuedBundle } from "~/features/offline/bundle.server";
 import { syncAnswers, type SyncInput } from "~/features/offline/sync.server";
 import type { QueuedAnswer } from "~/features/offline/types";
@@ -15,18 +23,7 @@ import * as syncRoute from "~/routes/resources+/offline.sync";
 import { createSession } from "~/server/auth.server";
 import { creditPeriod, getBalance } from "~/server/credits.server";
 import { rowsOf, type Database } from "~/server/db.server";
-import {
-  appConfig,
-  creditLedger,
-  flashcardCards,
-  flashcardCategories,
-  flashcardGames,
-  flashcardMemory,
-  flashcardQuestions,
-  offlineBundles,
-  rateLimitAttempts,
-  users,
-} from "~/server/schema";
+import { appConfig, creditLedger, rateLimitAttempts, users } from "~/server/schema";
 import { args, call, contextFor, CookieJar, createTestBucket, createTestDb, request, TEST_ENV } from "./harness";
 
 let db: Database;

@@ -7,10 +7,11 @@ import { asc, eq } from "drizzle-orm";
 import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { hasShippedLevel, levelAudioUrl } from "~/features/pronunciation/content.server";
+import { pronunciationLevels } from "~/features/pronunciation/tables";
 import * as editRoute from "~/routes/_app+/_labs+/pronunciation-game_.admin.$level";
 import * as listRoute from "~/routes/_app+/_labs+/pronunciation-game_.admin._index";
 import * as media from "~/routes/media.$";
-import { appConfig, pronunciationLevels } from "~/server/schema";
+import { appConfig } from "~/server/schema";
 import {
   args,
   call,

@@ -3,6 +3,9 @@
 // chosen on / or /config/app (validated: nothing else is stored); the whole page costs a fixed number of statements.
 import { eq, sql } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { lessons, modules, userLessonProgress } from "~/features/courses/tables";
+import { flashcardCards, flashcardMemory } from "~/features/flashcards/tables";
+import { pronunciationAttempts } from "~/features/pronunciation/tables";
 import type { TodayData } from "~/features/today/plan.server";
 import * as root from "~/root";
 import * as home from "~/routes/_app+/_index";
@@ -13,7 +16,7 @@ import { addDays, recordActivity, saoPauloDay } from "~/server/activity.server";
 import { forgetUserSessions, SESSION_STALE_MS } from "~/server/auth.server";
 import type { Database } from "~/server/db.server";
 import { forgetFlags } from "~/server/flags.server";
-import { appConfig, flashcardCards, flashcardMemory, lessons, modules, pronunciationAttempts, userLessonProgress, users } from "~/server/schema";
+import { appConfig, users } from "~/server/schema";
 import { args, call, contextFor, CookieJar, createTestDb, insertLearner, request, toastOf, type AdminReply, type TestLearner } from "./harness";
 
 let db: Database;

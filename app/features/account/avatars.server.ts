@@ -2,7 +2,8 @@
 // which the admin analytics count; choosing the avatar already shown stores nothing.
 import { and, eq, ne } from "drizzle-orm";
 import type { AppLoadContext } from "react-router";
-import { profileUpdates, users } from "~/server/schema";
+import { users } from "~/server/schema";
+import { profileUpdates } from "./tables";
 
 export async function saveAvatar(context: AppLoadContext, userId: string, avatar: number): Promise<{ changed: boolean }> {
   return context.db.transaction(async (tx) => {

@@ -3,11 +3,11 @@
 // hash is stored and every OTHER session of the user ends, the one making the change stays.
 import { and, eq, ne } from "drizzle-orm";
 import type { AppLoadContext } from "react-router";
-import { closeUserConnections } from "~/features/auth";
+import { closeUserConnections, passwordCredentials } from "~/features/auth";
 import { forgetUserSessions, type SessionUser } from "~/server/auth.server";
 import { hashPassword, verifyPassword } from "~/server/password";
 import { claimAttempt, clearAttempts, LIMITS } from "~/server/rate-limit.server";
-import { passwordCredentials, sessions } from "~/server/schema";
+import { sessions } from "~/server/schema";
 
 export type PasswordChangeResult =
   { status: "changed"; endedSessions: number } | { status: "rate_limited"; retryAfterMs: number } | { status: "wrong_password" };

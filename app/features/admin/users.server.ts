@@ -8,9 +8,10 @@ import { forgetUserSessions, type SessionUser } from "~/server/auth.server";
 import { adjustCredits } from "~/server/credits.server";
 import { rowsOf, type DbOrTx } from "~/server/db.server";
 import { parseForm } from "~/server/request.server";
-import { adminAuditLog, creditLedger, sessions, userRoles, users } from "~/server/schema";
+import { creditLedger, sessions, userRoles, users } from "~/server/schema";
 import { redirectWithToast } from "~/server/toast.server";
 import { USER_MESSAGES, USERS_PER_PAGE, userActionSchema, type UserActionData, type UserIntent } from "./schemas";
+import { adminAuditLog } from "./tables";
 
 /** How long a blocked user's sessions still exist (showing only /blocked) before they expire. */
 export const BLOCKED_SESSION_GRACE_MS = 60 * 60_000;

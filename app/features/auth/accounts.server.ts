@@ -8,10 +8,11 @@ import { getFlags } from "~/server/flags.server";
 import { sendMail } from "~/server/mail.server";
 import { hashPassword } from "~/server/password";
 import { checkLimit, claimAttempt, LIMITS, recordAttempt } from "~/server/rate-limit.server";
-import { passwordCredentials, users } from "~/server/schema";
+import { users } from "~/server/schema";
 import { confirmEmailChange } from "./email-change.server";
 import { confirmationEmail, passwordResetEmail, welcomeEmail } from "./emails.server";
 import { closeUserConnections } from "./sockets.server";
+import { passwordCredentials } from "./tables";
 import { consumeToken, findToken, issueToken } from "./tokens.server";
 
 export function publicOrigin(context: AppLoadContext, request: Request) {

@@ -8,8 +8,9 @@ import { FormStrategy } from "remix-auth-form";
 import { z } from "zod";
 import type { DbOrTx } from "~/server/db.server";
 import { verifyPassword } from "~/server/password";
-import { passwordCredentials, users, type User } from "~/server/schema";
+import { users, type User } from "~/server/schema";
 import { googleStrategy, type GoogleIdentity } from "./google-oidc.server";
+import { passwordCredentials } from "./tables";
 
 export class InvalidCredentialsError extends Error {
   constructor() {

@@ -7,8 +7,9 @@ import { rowsOf, uniqueViolation } from "~/server/db.server";
 import { sendMail } from "~/server/mail.server";
 import { sha256Hex } from "~/server/password";
 import { checkLimit, claimAttempt, LIMITS, recordAttempt, type Limit } from "~/server/rate-limit.server";
-import { authTokens, users } from "~/server/schema";
+import { users } from "~/server/schema";
 import { emailChangeEmail, emailChangeNoticeEmail } from "./emails.server";
+import { authTokens } from "./tables";
 import { issueToken } from "./tokens.server";
 
 /** Spec §9: after 'Limite de emails excedido', editing the e-mail stays blocked for 10 minutes. */

@@ -10,12 +10,13 @@ import { isProduction, type Env } from "~/server/env";
 import { getFlags, isFeatureEnabled } from "~/server/flags.server";
 import { sendMail } from "~/server/mail.server";
 import { notFound } from "~/server/request.server";
-import { oauthAccounts, passwordCredentials, users } from "~/server/schema";
+import { users } from "~/server/schema";
 import { redirectWithToast, type Toast } from "~/server/toast.server";
 import { createAuthenticator } from "./authenticator.server";
 import { welcomeEmail } from "./emails.server";
 import { GOOGLE_STATE_COOKIE, googleSettings, type GoogleIdentity } from "./google-oidc.server";
 import { NAME_MAX } from "./schemas";
+import { oauthAccounts, passwordCredentials } from "./tables";
 
 /** Spec §8: the one message of every Google failure. */
 export const GOOGLE_ERROR_MESSAGE = "Erro ao fazer login com Google. Tente novamente.";

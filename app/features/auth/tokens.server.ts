@@ -3,7 +3,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { DbOrTx } from "~/server/db.server";
 import { randomToken, sha256Hex } from "~/server/password";
-import { authTokens } from "~/server/schema";
+import { authTokens } from "./tables";
 
 export type TokenPurpose = "email_verification" | "password_reset" | "email_change";
 export const TOKEN_TTL_MS: Record<TokenPurpose, number> = {

@@ -8,8 +8,9 @@ import { forgetUserSessions } from "~/server/auth.server";
 import { creditPaidPurchase, takeBackRefundedPurchase } from "~/server/credits.server";
 import { stripeClient, type Stripe } from "~/server/payments.server";
 import { claimAttempt, LIMITS, minutesLeft } from "~/server/rate-limit.server";
-import { creditPurchases, users } from "~/server/schema";
+import { users } from "~/server/schema";
 import { BILLING_TEXT, CURRENCY, parseCreditPacks, type CreditPack } from "./packs";
+import { creditPurchases } from "./tables";
 
 export const RETURN_PATH = "/comprar-creditos/retorno";
 export const PURCHASE_PATH = "/comprar-creditos";

@@ -3,10 +3,10 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { AppLoadContext } from "react-router";
 import { assertModeEnabled, buildChatMessages, findOwnedConversation, type FoundConversation, type UserRef } from "~/features/conversation";
+import { chatConversations } from "~/features/conversation";
 import { errorMessage } from "~/lib/errors";
 import { getAiProviders } from "~/server/ai/index.server";
 import { toProviderError, type AiProviders } from "~/server/ai/types";
-import { chatConversations } from "~/server/schema";
 import { drive, providerFailure, storeNikaReply, streamReply, unavailable, type ChatOptions, type GreetResult } from "./sending.server";
 
 /**

@@ -24,6 +24,8 @@ import {
   type SessionRecheck,
   type UserRef,
 } from "~/features/conversation";
+import { chatConversations, chatMessages } from "~/features/conversation";
+import { lessons } from "~/features/courses";
 import { validateAudioBlob } from "~/lib/audio/validate";
 import { errorMessage } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
@@ -40,7 +42,7 @@ import {
   type SpendResult,
 } from "~/server/credits.server";
 import { jsonValue } from "~/server/db.server";
-import { appConfig, chatConversations, chatMessages, lessons, users } from "~/server/schema";
+import { appConfig, users } from "~/server/schema";
 import { CHAT_AUDIO_FOLDER, mediaBucket, putObject } from "~/server/storage.server";
 
 export const MESSAGE_MAX_CHARS = 5000;

@@ -2,12 +2,14 @@
 // finding it with its lesson, claiming its greeting), the errors both answer with, and the mode gate.
 import { and, asc, eq, isNull, lt, notExists, or, sql, type SQL } from "drizzle-orm";
 import type { AppLoadContext } from "react-router";
+import { lessons } from "~/features/courses";
 import { isUuid } from "~/lib/ids";
 import { sessionStillValid, type AccessRefusal } from "~/server/auth.server";
 import { getFlags } from "~/server/flags.server";
-import { chatConversations, chatMessages, lessons, users, type ChatConversation, type ChatMessageRow } from "~/server/schema";
+import { users } from "~/server/schema";
 import { CHAT_MODE_INFO, isChatMode, type ChatModeId } from "./modes";
 import type { LessonContext } from "./prompts";
+import { chatConversations, chatMessages, type ChatConversation, type ChatMessageRow } from "./tables";
 
 export type ChatErrorCode = "invalid_text" | "invalid_audio" | "invalid_mode" | "not_found" | "feature_disabled" | "voice_unavailable";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CHAT_MODE_IDS } from "~/server/schema";
 import { CHAT_MODE_INFO, CHAT_MODES, isChatMode, MENU_MODES, menuModeFromSlug, parseLessonKey } from "./modes";
+import { CHAT_MODE_IDS } from "./tables";
 
 describe("chat modes", () => {
   it("lists the four menu cards in order with their titles, paths and flags", () => {

@@ -2,10 +2,10 @@
 // that mode uses — the text chat's and Conversa ao vivo's alike.
 import { and, asc, eq } from "drizzle-orm";
 import type { AppLoadContext } from "react-router";
+import { lessons, modules } from "~/features/courses";
 import { requireUser, type SessionUser } from "~/server/auth.server";
 import { requireFeature } from "~/server/flags.server";
 import { notFound } from "~/server/request.server";
-import { lessons, modules } from "~/server/schema";
 import { CHAT_MODE_INFO, parseLessonKey, type ChatModeId } from "./modes";
 
 type Args = { request: Request; context: AppLoadContext };

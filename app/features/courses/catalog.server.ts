@@ -9,12 +9,12 @@ import { recordActivitySafely } from "~/server/activity.server";
 import { forgetUserSessions } from "~/server/auth.server";
 import { jsonValue, rowsOf, type DbOrTx } from "~/server/db.server";
 import { notFound } from "~/server/request.server";
-import { lessons, modules, siteBanners, userLessonProgress } from "~/server/schema";
 import { redirectWithToast } from "~/server/toast.server";
 import { lessonCommentsJson, threadComments, type CommentRow, type LessonComments } from "./comment-threads.server";
 import { practiceLessonCode, progressPercent } from "./format";
 import { withUploadLabels, type MaterialView } from "./material-files";
 import { COURSE_NOT_FOUND_CODES, type CourseNotFoundKind } from "./NotFound";
+import { lessons, modules, siteBanners, userLessonProgress } from "./tables";
 
 export type Viewer = { id: string; isAdmin: boolean };
 

@@ -4,13 +4,13 @@ import { and, eq, sql } from "drizzle-orm";
 import { data, type AppLoadContext } from "react-router";
 import { isUuid } from "~/lib/ids";
 import { jsonValue, rowsOf, type DbOrTx } from "~/server/db.server";
-import { lessonComments } from "~/server/schema";
 import { redirectWithToast } from "~/server/toast.server";
 import { courseNotFound, findVisibleLesson, type FormSubmission, type Viewer } from "./catalog.server";
 import { COMMENT_MESSAGES, commentSchema, type CommentActionData, type CommentRefusal } from "./comment-form";
 import { lessonCommentsJson, threadComments, type CommentRow, type LessonComments } from "./comment-threads.server";
 import { COMMENT_MAX_LENGTH } from "./format";
 import { publishLessonComment } from "./lesson-live.server";
+import { lessonComments } from "./tables";
 
 export { COMMENT_MAX_LENGTH, COMMENT_MESSAGES, commentSchema };
 export { commentAuthorLabel, type CommentThread, type CommentView, type LessonComments } from "./comment-threads.server";

@@ -4,9 +4,7 @@
 // Messages carry no comment content — clients refetch through the lesson loader, which enforces auth.
 import { DurableObject } from "cloudflare:workers";
 import type { Env, LessonChannelObject } from "~/server/env";
-
-/** The header by which the worker tells the channel whose socket it is opening. */
-export const USER_HEADER = "X-Nika-User";
+import { USER_HEADER } from "./lesson-channel-header";
 
 /** What a lesson channel sends to its sockets (besides "pong"). */
 export type LiveMessage = { type: "comment"; lessonId: string };

@@ -7,7 +7,7 @@ import type { AppLoadContext } from "react-router";
 import { isUuid } from "~/lib/ids";
 import { rowsOf } from "~/server/db.server";
 import { refuseUpgrade, upgradeGate } from "~/server/realtime.server";
-import { USER_HEADER } from "./lesson-channel.server";
+import { USER_HEADER } from "./lesson-channel-header";
 
 const CHANNEL_UNAVAILABLE = "Atualização ao vivo indisponível.";
 

@@ -1,6 +1,6 @@
 // Pure helpers for lesson materials (spec §3 item, §9 sizes), shared by the server and the list.
 import { saoPauloDate } from "~/lib/dates";
-import type { DownloadableMaterial } from "~/server/schema";
+import type { DownloadableMaterial } from "./tables";
 
 export type { DownloadableMaterial };
 

@@ -13,7 +13,6 @@ import {
   refusalMessage,
   UnreadableBodyError,
 } from "~/server/request.server";
-import { lessons, type DownloadableMaterial } from "~/server/schema";
 import {
   deleteQuietly,
   keyFromPublicUrl,
@@ -25,6 +24,7 @@ import {
   TooLargeError,
 } from "~/server/storage.server";
 import { formatFileSize, materialContentType, materialTitle, materialType } from "./material-files";
+import { lessons, type DownloadableMaterial } from "./tables";
 
 export type LessonMaterials = Pick<typeof lessons.$inferSelect, "id" | "title" | "moduleId"> & { materials: DownloadableMaterial[] };
 

@@ -1,6 +1,6 @@
 import { PGlite } from "@electric-sql/pglite";
 import { count, desc } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/pglite";
+import { drizzle, type PgliteDatabase } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as schema from "~/server/schema";
@@ -64,11 +64,11 @@ describe("decodeReportBody", () => {
 
 describe("saveErrorReport", () => {
   let client: PGlite;
-  let db: ReturnType<typeof drizzle<typeof schema>>;
+  let db: PgliteDatabase;
 
   beforeAll(async () => {
     client = new PGlite();
-    db = drizzle(client, { schema });
+    db = drizzle(client);
     await migrate(db, { migrationsFolder: "migrations" });
   });
   afterAll(() => client.close());

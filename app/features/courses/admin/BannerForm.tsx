@@ -4,7 +4,7 @@ import { AdminForm } from "~/components/admin/AdminForm";
 import { ImageField } from "~/components/admin/fields";
 import { CheckboxField, Field, TextareaField, useSchemaForm } from "~/components/forms";
 import type { AdminActionData } from "~/lib/admin-forms";
-import type { siteBanners } from "~/server/schema";
+import type { siteBanners } from "../tables";
 import { bannerSchema, LIMITS } from "./schemas";
 
 export type BannerFormValues = Pick<

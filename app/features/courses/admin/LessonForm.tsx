@@ -4,7 +4,7 @@ import { AdminForm } from "~/components/admin/AdminForm";
 import { ImageField } from "~/components/admin/fields";
 import { Field, TextareaField, useSchemaForm } from "~/components/forms";
 import type { AdminActionData } from "~/lib/admin-forms";
-import type { lessons } from "~/server/schema";
+import type { lessons } from "../tables";
 import { lessonSchema, LIMITS } from "./schemas";
 
 export type LessonFormValues = Pick<

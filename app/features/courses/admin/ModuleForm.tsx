@@ -4,7 +4,7 @@ import { AdminForm } from "~/components/admin/AdminForm";
 import { ImageField } from "~/components/admin/fields";
 import { Field, SelectField, TextareaField, useSchemaForm } from "~/components/forms";
 import type { AdminActionData } from "~/lib/admin-forms";
-import type { modules } from "~/server/schema";
+import type { modules } from "../tables";
 import { LIMITS, moduleSchema } from "./schemas";
 
 export type ModuleFormValues = Pick<

@@ -3,8 +3,8 @@
 import { and, desc, eq, ne, sql } from "drizzle-orm";
 import { isUuid } from "~/lib/ids";
 import { rowsOf, type Database, type DbOrTx } from "~/server/db.server";
-import { lessons, modules, siteBanners } from "~/server/schema";
 import { lessonColumns, moduleBannerColumns, moduleColumns } from "../catalog.server";
+import { lessons, modules, siteBanners } from "../tables";
 import { orNull, type BannerInput, type LessonInput, type ModuleInput } from "./schemas";
 
 export const COURSES_SECTION = "courses";

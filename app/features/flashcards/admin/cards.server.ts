@@ -10,10 +10,10 @@ import { requireAdmin } from "~/server/auth.server";
 import { rowsOf, type DbOrTx } from "~/server/db.server";
 import { requireFeature } from "~/server/flags.server";
 import { BODY_MESSAGES, parseForm } from "~/server/request.server";
-import { flashcardCards, flashcardCategories } from "~/server/schema";
 import { keyFromPublicUrl, publicPath } from "~/server/storage.server";
 import { redirectWithToast } from "~/server/toast.server";
 import { cardAudioUrl, cardImageUrl } from "../content.server";
+import { flashcardCards, flashcardCategories } from "../tables";
 import { cardAnchor, categoryAdminPath, CONFIRM_DELETE_ID, DELETE_PARAM } from "./paths";
 import { CARD_FILES, cardActionSchema, cardSchema, type CardAction, type CardInput } from "./schemas";
 

@@ -10,9 +10,9 @@ import { handleAdminSave, type SavedUploads } from "~/server/admin-forms.server"
 import { requireAdmin } from "~/server/auth.server";
 import { rowsOf, type DbOrTx } from "~/server/db.server";
 import { requireFeature } from "~/server/flags.server";
-import { pronunciationLevels } from "~/server/schema";
 import { keyFromPublicUrl, publicPath } from "~/server/storage.server";
 import { bandOf, hasShippedLevel, levelAudioUrl } from "../content.server";
+import { pronunciationLevels } from "../tables";
 import { levelAnchor, LEVELS_ADMIN_PATH } from "./paths";
 import { LEVEL_FILES, levelSchema, type LevelInput } from "./schemas";
 
