@@ -66,19 +66,22 @@ test("with JavaScript the reply streams in pieces; Enter sends and Shift+Enter b
       if (seen.at(-1) !== text) seen.push(text);
     }).observe(document.body, { subtree: true, childList: true, characterData: true });
   });
+  // A long first line: some thirty pieces, 40 ms apart, so a busy machine that paints a few of them together
+  // still shows the reply growing.
+  const firstLine = "first line of a message long enough that the reply takes more than a second to arrive, word by word";
   const box = page.getByLabel("Mensagem para a Nika");
-  await box.fill("first line");
+  await box.fill(firstLine);
   await box.press("Shift+Enter");
   await box.pressSequentially("second line");
-  await expect(box).toHaveValue("first line\nsecond line");
+  await expect(box).toHaveValue(`${firstLine}\nsecond line`);
   await box.press("Enter");
   await expect(page.getByTestId("typing-indicator").or(nikaMessages(page).nth(1))).toBeVisible();
-  const full = reply("first line\nsecond line");
+  const full = reply(`${firstLine}\nsecond line`);
   await expect(nikaMessages(page).last().getByTestId("message-text")).toHaveText(full);
   const seen = await page.evaluate(() => (window as unknown as { __seen: string[] }).__seen);
   const partial = seen.filter((text) => text.length > 0 && text !== full && full.startsWith(text));
   expect(partial.length).toBeGreaterThanOrEqual(3);
-  await expect(page.locator('[data-role="user"]').getByTestId("message-text")).toHaveText("first line\nsecond line");
+  await expect(page.locator('[data-role="user"]').getByTestId("message-text")).toHaveText(`${firstLine}\nsecond line`);
   // Nika's reply has a player (audio stored in R2 by the speech provider)
   await expect(nikaMessages(page).last().getByRole("button", { name: "Ouvir a resposta da Nika" })).toBeVisible();
   // an empty text is not sent: the microphone takes the send button's place
