@@ -3,7 +3,7 @@
 import { abandonedChatMessages } from "~/features/chat";
 import { abandonedLiveMinutes } from "~/features/live";
 import { abandonedAttempts } from "~/features/pronunciation";
-import { sendDailyReminders } from "~/features/reminders/reminders.server";
+import { sendDailyReminders } from "~/features/reminders";
 import { monthlyAllowance, refundAbandonedSpends, renewAllCredits } from "~/server/credits.server";
 import type { Database } from "~/server/db.server";
 import type { Env } from "~/server/env";

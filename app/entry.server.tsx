@@ -1,7 +1,7 @@
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import { type AppLoadContext, type EntryContext, type HandleErrorFunction, isRouteErrorResponse, ServerRouter } from "react-router";
-import { saveServerError } from "~/features/shell/error-report.server";
+import { saveServerError } from "~/features/shell";
 import { NonceProvider } from "~/lib/nonce";
 import {
   databaseUnavailableResponse,

@@ -57,6 +57,32 @@ describe("feature boundaries", () => {
     expect(loops).toEqual([]);
   });
 
+  it("every feature folder has the skeleton's public index.ts, and its components in ui/ or admin/", () => {
+    const offences: string[] = [];
+    for (const feature of readdirSync(FEATURES, { withFileTypes: true }).filter((entry) => entry.isDirectory())) {
+      const top = readdirSync(join(FEATURES, feature.name));
+      if (!top.includes("index.ts")) offences.push(`${feature.name}: no index.ts`);
+      for (const name of top.filter((file) => /\.tsx$|^use-.*\.ts$/.test(file)))
+        offences.push(`${feature.name}/${name}: a component outside ui/`);
+    }
+    expect(offences).toEqual([]);
+  });
+
+  it("app/server, app/lib and app/components import no feature, by alias or by a relative path", () => {
+    const offences: string[] = [];
+    for (const layer of ["server", "lib", "components"]) {
+      for (const file of sourceFiles(join(process.cwd(), "app", layer))) {
+        for (const [, target] of readFileSync(file, "utf8").matchAll(IMPORT)) {
+          const resolved = target!.startsWith(".")
+            ? relative(join(process.cwd(), "app"), join(file, "..", target!))
+            : target!.replace(/^~\//, "");
+          if (/^(features|routes)(\/|$)/.test(resolved)) offences.push(`${relative(process.cwd(), file)} → ${target}`);
+        }
+      }
+    }
+    expect(offences).toEqual([]);
+  });
+
   it("credit_ledger is written by app/server/credits.server.ts alone (features compose its spends and refunds)", () => {
     const WRITE =
       /insert\s+into\s+credit_ledger|update\s+credit_ledger|delete\s+from\s+credit_ledger|\.(?:insert|update|delete)\(\s*creditLedger\b/i;

@@ -4,7 +4,7 @@
 //
 // Static files (build/client: /assets/*, /sw.js, /offline.html, icons) are answered by Cloudflare's
 // asset layer before the worker runs; their headers come from public/_headers.
-import { EMBED_PROVIDERS } from "../features/courses/video-embed";
+import { EMBED_PROVIDERS } from "../lib/video-embed"; // relative: vite.config.ts loads this file without the ~ alias
 import type { Env } from "./env";
 
 /** A fresh CSP nonce: 16 random bytes, base64. One per request. */
@@ -89,7 +89,7 @@ export function hostSources(pattern: RegExp): string[] {
   });
 }
 
-/** frame-src: exactly the video players the lesson page may embed (app/features/courses/video-embed.ts). */
+/** frame-src: exactly the video players the lesson page may embed (app/lib/video-embed.ts). */
 export const FRAME_SOURCES: readonly string[] = (() => {
   const hosts = [...new Set(EMBED_PROVIDERS.flatMap((provider) => hostSources(provider.host)))];
   const wildcards = hosts.filter((host) => host.startsWith("*."));

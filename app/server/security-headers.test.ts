@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EMBED_PROVIDERS, allowedEmbedSrc } from "~/features/courses/video-embed";
+import { EMBED_PROVIDERS, allowedEmbedSrc } from "~/lib/video-embed";
 import {
   FRAME_SOURCES,
   HSTS,

@@ -1,7 +1,7 @@
 // Accounts, through the real forms: the only spec that signs in with /signin (the others get a
 // session from the fixtures in ./support, whose cookie the last test here compares with the form's).
 import { eq } from "drizzle-orm";
-import { SESSION_CHECK_EVERY_MS, SESSION_CHECK_MIN_GAP_MS } from "../../app/features/shell/use-session-check";
+import { SESSION_CHECK_EVERY_MS, SESSION_CHECK_MIN_GAP_MS } from "../../app/features/shell/ui/use-session-check";
 import { sha256Hex } from "../../app/server/password";
 import { sessions, users } from "../../app/server/schema";
 import {

@@ -6,7 +6,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Progress } from "~/features/progress/progress.server";
-import { ProgressPage } from "~/features/progress/ProgressPage";
+import { ProgressPage } from "~/features/progress/ui/ProgressPage";
 import * as root from "~/root";
 import * as appLayout from "~/routes/_app+/_layout";
 import * as adminIndex from "~/routes/_app+/admin._index";

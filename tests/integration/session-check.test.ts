@@ -1,9 +1,9 @@
-// /resources/session, what a signed-in page asks on tab focus and every 5 minutes (features/shell/use-session-check.ts):
+// /resources/session, what a signed-in page asks on tab focus and every 5 minutes (features/shell/ui/use-session-check.ts):
 // read from the database now, even when this isolate keeps a fresh copy of the session for page loads.
 import { eq } from "drizzle-orm";
 import type { AppLoadContext } from "react-router";
 import { beforeAll, describe, expect, it } from "vitest";
-import { sessionCheckDestination } from "~/features/shell/use-session-check";
+import { sessionCheckDestination } from "~/features/shell/ui/use-session-check";
 import * as sessionCheck from "~/routes/resources+/session";
 import { ACCESS_MESSAGES, getSessionUser } from "~/server/auth.server";
 import type { Database } from "~/server/db.server";

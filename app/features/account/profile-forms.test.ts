@@ -1,7 +1,7 @@
 import { getZodConstraint } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
-import { PROFILE_CONSTRAINTS } from "./account-panels";
 import { emailChangeSchema, nameSchema, whatsappSchema } from "./account-schemas";
+import { PROFILE_CONSTRAINTS } from "./ui/account-panels";
 
 describe("the profile forms' constraints", () => {
   it("are the schemas', written out so /config loads no zod", () => {

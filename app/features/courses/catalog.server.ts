@@ -13,8 +13,8 @@ import { redirectWithToast } from "~/server/toast.server";
 import { lessonCommentsJson, threadComments, type CommentRow, type LessonComments } from "./comment-threads.server";
 import { practiceLessonCode, progressPercent } from "./format";
 import { withUploadLabels, type MaterialView } from "./material-files";
-import { COURSE_NOT_FOUND_CODES, type CourseNotFoundKind } from "./NotFound";
 import { lessons, modules, siteBanners, userLessonProgress } from "./tables";
+import { COURSE_NOT_FOUND_CODES, type CourseNotFoundKind } from "./ui/NotFound";
 
 export type Viewer = { id: string; isAdmin: boolean };
 

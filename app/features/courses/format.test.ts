@@ -15,8 +15,8 @@ import {
   safeImageSrc,
   subtitleLines,
 } from "./format";
-import { tabFromParam } from "./LessonTabs";
-import { coursePageOf } from "./Skeletons";
+import { tabFromParam } from "./ui/LessonTabs";
+import { coursePageOf } from "./ui/Skeletons";
 
 describe("course formatting", () => {
   it("shows durations as whole minutes, floored", () => {

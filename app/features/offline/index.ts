@@ -5,12 +5,12 @@
 export { markAccount, unmarkAccount } from "./account-marker";
 export { accountBundles, accountQueue, currentAccount, enqueue, MEDIA_CACHE, SYNC_TAG, type QueueItem, type StoredBundle } from "./db";
 export { syncQueue } from "./sync";
-export { default as DownloadPanel, type DownloadPanelProps } from "./DownloadPanel";
-export { SyncStatus, useOfflineSync } from "./SyncStatus";
+export { default as DownloadPanel, type DownloadPanelProps } from "./ui/DownloadPanel";
+export { SyncStatus, useOfflineSync } from "./ui/SyncStatus";
 export type { BundleCard, OfflineBundle } from "./types";
 
 import { accountBundles, accountQueue, currentAccount, enqueue, SYNC_TAG } from "./db";
-import { SyncStatus, useOfflineSync } from "./SyncStatus";
+import { SyncStatus, useOfflineSync } from "./ui/SyncStatus";
 
 /** What the flashcards' offline player needs of this browser's storage; its route passes it in. */
 export const offlineStorage = { accountBundles, accountQueue, currentAccount, enqueue, SYNC_TAG, SyncStatus, useOfflineSync };

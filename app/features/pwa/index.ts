@@ -1,6 +1,6 @@
-export { InstallPrompt, INSTALL_DISMISSED_KEY, type InstallPromptProps } from "./InstallPrompt";
-export { OfflineBanner, type OfflineBannerProps } from "./OfflineBanner";
-export { UpdateToast, type UpdateToastProps } from "./UpdateToast";
+export { InstallPrompt, INSTALL_DISMISSED_KEY, type InstallPromptProps } from "./ui/InstallPrompt";
+export { OfflineBanner, type OfflineBannerProps } from "./ui/OfflineBanner";
+export { UpdateToast, type UpdateToastProps } from "./ui/UpdateToast";
 export {
   useInstall,
   promptInstall,
@@ -8,5 +8,5 @@ export {
   type InstallOutcome,
   type InstallState,
   type UseInstall,
-} from "./use-install";
-export { useServiceWorker, type ServiceWorkerState, type UseServiceWorkerOptions } from "./use-service-worker";
+} from "./ui/use-install";
+export { useServiceWorker, type ServiceWorkerState, type UseServiceWorkerOptions } from "./ui/use-service-worker";

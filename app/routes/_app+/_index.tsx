@@ -1,13 +1,13 @@
 // The home page: a greeting, "Hoje" (today's plan, the points against the daily goal, the streak) and the
 // three feature cards. The goal is offered here once, after the learner's first activity.
 import { data, useActionData, useLoaderData, useRouteLoaderData } from "react-router";
-import { DailyGoalForm } from "~/features/account/daily-goal-forms";
-import { dailyGoalSchema, refuseSubmission, saveHabitChoice } from "~/features/account/daily-goal.server";
-import { ChatArt, FlixArt, LabsArt } from "~/features/shell/art";
-import { FeatureCardGrid, type FeatureCardProps } from "~/features/shell/FeatureCard";
+import { dailyGoalSchema, refuseSubmission, saveHabitChoice } from "~/features/account";
+import { DailyGoalForm } from "~/features/account/ui/daily-goal-forms";
 import { SHELL_ROUTE_ID, firstName, type ShellData } from "~/features/shell/types";
-import { todayForHome } from "~/features/today/plan.server";
-import { TodayPlan } from "~/features/today/TodayPlan";
+import { ChatArt, FlixArt, LabsArt } from "~/features/shell/ui/art";
+import { FeatureCardGrid, type FeatureCardProps } from "~/features/shell/ui/FeatureCard";
+import { todayForHome } from "~/features/today";
+import { TodayPlan } from "~/features/today/ui/TodayPlan";
 import type { RouteHandle } from "~/lib/access";
 import { DAILY_GOALS } from "~/server/activity.server";
 import { requireUser } from "~/server/auth.server";

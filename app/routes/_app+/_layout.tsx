@@ -1,10 +1,10 @@
 import { Outlet, useLoaderData, useRouteError, useRouteLoaderData, isRouteErrorResponse } from "react-router";
 import { ErrorScreen } from "~/components/ErrorScreen";
-import { useCoursesNavigationSkeleton } from "~/features/courses/Skeletons";
-import { usePronunciationListSkeleton } from "~/features/pronunciation/LevelGrid";
-import { AppShell } from "~/features/shell/AppShell";
-import { loadShell } from "~/features/shell/shell.server";
+import { useCoursesNavigationSkeleton } from "~/features/courses/ui/Skeletons";
+import { usePronunciationListSkeleton } from "~/features/pronunciation/ui/LevelGrid";
+import { loadShell } from "~/features/shell";
 import { MAIN_ID, SHELL_ROUTE_ID, type ShellData } from "~/features/shell/types";
+import { AppShell } from "~/features/shell/ui/AppShell";
 import type { RouteHandle } from "~/lib/access";
 import type { Route } from "./+types/_layout";
 

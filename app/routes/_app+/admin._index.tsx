@@ -1,7 +1,7 @@
 // /admin — the toggles of app_config and the analytics (the same as /config/admin).
 import { useLoaderData } from "react-router";
-import { AdminConsole, configClientAction } from "~/features/admin/AdminConsole";
-import { consoleAction, loadConsolePage } from "~/features/admin/console.server";
+import { consoleAction, loadConsolePage } from "~/features/admin";
+import { AdminConsole, configClientAction } from "~/features/admin/ui/AdminConsole";
 import type { RouteHandle } from "~/lib/access";
 import type { Route } from "./+types/admin._index";
 

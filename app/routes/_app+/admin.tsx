@@ -1,7 +1,7 @@
 // /admin: the admin console's frame (title and the sections Painel and Usuários); each section is a
 // child route. Admins only: learners are sent to /, their actions answer 403 (requireAdmin).
 import { Outlet } from "react-router";
-import { AdminFrame } from "~/features/admin/AdminFrame";
+import { AdminFrame } from "~/features/admin/ui/AdminFrame";
 import type { RouteHandle } from "~/lib/access";
 import { requireAdmin } from "~/server/auth.server";
 import type { Route } from "./+types/admin";

@@ -1,9 +1,9 @@
 // /admin/users/:userId — a user's profile, statistics, credits and ledger, the actions (block, credits,
 // admin role, confirmation e-mail) and their audit log. A malformed id is a 404 before anything else.
 import { useLoaderData } from "react-router";
+import { handleUserAction, loadUserDetail } from "~/features/admin";
 import { USER_MESSAGES } from "~/features/admin/schemas";
-import { UserPage } from "~/features/admin/UserPage";
-import { handleUserAction, loadUserDetail } from "~/features/admin/users.server";
+import { UserPage } from "~/features/admin/ui/UserPage";
 import { publicOrigin, resendVerification } from "~/features/auth/accounts.server";
 import type { RouteHandle } from "~/lib/access";
 import { requireAdmin } from "~/server/auth.server";

@@ -1,8 +1,8 @@
 // /admin/users?q=&page= — search users by name or e-mail (a GET form: works without JavaScript).
 import { useLoaderData } from "react-router";
+import { searchUsers } from "~/features/admin";
 import { userSearchSchema } from "~/features/admin/schemas";
-import { searchUsers } from "~/features/admin/users.server";
-import { UserSearch } from "~/features/admin/UserSearch";
+import { UserSearch } from "~/features/admin/ui/UserSearch";
 import type { RouteHandle } from "~/lib/access";
 import { requireAdmin } from "~/server/auth.server";
 import type { Route } from "./+types/admin.users._index";

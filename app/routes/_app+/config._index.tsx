@@ -3,11 +3,11 @@
 // Editing is addressed by URL (`?edit=name|email|whatsapp`) so it works without JavaScript.
 import { data, redirect, Link, useActionData, useLoaderData } from "react-router";
 import { z } from "zod";
-import { CreditsPanel, panelClass, ProfilePanel, StatisticsPanel, type AccountActionData } from "~/features/account/account-panels";
+import { loadAccount, updateProfileField } from "~/features/account";
 import { EDITABLE_FIELDS, nextRenewalDate, secondsToSaoPauloMidnight, type EditableField } from "~/features/account/account-rules";
 import { emailChangeSchema, nameSchema, whatsappSchema } from "~/features/account/account-schemas";
-import { loadAccount, updateProfileField } from "~/features/account/account.server";
-import { TAB_PATHS } from "~/features/account/ConfigLayout";
+import { CreditsPanel, panelClass, ProfilePanel, StatisticsPanel, type AccountActionData } from "~/features/account/ui/account-panels";
+import { TAB_PATHS } from "~/features/account/ui/ConfigLayout";
 import { publicOrigin } from "~/features/auth/accounts.server";
 import {
   cancelEmailChange,
@@ -17,7 +17,7 @@ import {
   type EmailChangeRefusal,
 } from "~/features/auth/email-change.server";
 import { levelLabel } from "~/features/chat/ui/EnglishLevel";
-import { SignOutButton } from "~/features/shell/ShellParts";
+import { SignOutButton } from "~/features/shell/ui/ShellParts";
 import type { RouteHandle } from "~/lib/access";
 import { saoPauloDate } from "~/lib/dates";
 import { requireUser } from "~/server/auth.server";

@@ -1,7 +1,7 @@
 // /config/admin (tab Admin): the same toggles and analytics as /admin, posting to this tab.
 import { Link, useLoaderData } from "react-router";
-import { AdminConsole, configClientAction } from "~/features/admin/AdminConsole";
-import { consoleAction, loadConsolePage } from "~/features/admin/console.server";
+import { consoleAction, loadConsolePage } from "~/features/admin";
+import { AdminConsole, configClientAction } from "~/features/admin/ui/AdminConsole";
 import type { RouteHandle } from "~/lib/access";
 import type { Route } from "./+types/config.admin";
 

@@ -2,13 +2,12 @@
 // next to comments), the daily goal and the "Lembrete diário" opt-in, and the theme toggle (spec §2, §4, §9).
 import { useActionData, useLoaderData } from "react-router";
 import { z } from "zod";
-import { AppInstall } from "~/features/account/app-install";
-import { AvatarPicker } from "~/features/account/avatars-form";
+import { dailyGoalSchema, refuseSubmission, reminderSchema, saveAvatar, saveHabitChoice } from "~/features/account";
 import { AVATAR_MESSAGES, avatarSchema } from "~/features/account/avatars-schema";
-import { saveAvatar } from "~/features/account/avatars.server";
-import { DailyGoalForm, ReminderForm } from "~/features/account/daily-goal-forms";
-import { dailyGoalSchema, refuseSubmission, reminderSchema, saveHabitChoice } from "~/features/account/daily-goal.server";
-import { ThemeToggle } from "~/features/shell/ThemeToggle";
+import { AppInstall } from "~/features/account/ui/app-install";
+import { AvatarPicker } from "~/features/account/ui/avatars-form";
+import { DailyGoalForm, ReminderForm } from "~/features/account/ui/daily-goal-forms";
+import { ThemeToggle } from "~/features/shell/ui/ThemeToggle";
 import type { RouteHandle } from "~/lib/access";
 import { DAILY_GOALS } from "~/server/activity.server";
 import { requireUser } from "~/server/auth.server";

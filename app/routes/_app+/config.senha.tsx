@@ -1,8 +1,7 @@
 // /config/senha (tab Senha): password change (spec §5, §8). Server-enforced: the rules of the form, the
 // current password (limited like sign-in), and the other sessions of the user ended on success.
 import { data, useActionData, useLocation } from "react-router";
-import { changePassword } from "~/features/account/password-change.server";
-import { PasswordChangeForm } from "~/features/account/password-form";
+import { changePassword } from "~/features/account";
 import {
   PASSWORD_CHANGE_MESSAGES as M,
   passwordChangeSchema,
@@ -10,6 +9,7 @@ import {
   type PasswordChangeActionData,
   type PasswordChangeCode,
 } from "~/features/account/password-schema";
+import { PasswordChangeForm } from "~/features/account/ui/password-form";
 import type { RouteHandle } from "~/lib/access";
 import { getSessionUser, requireUser } from "~/server/auth.server";
 import { minutesLeft } from "~/server/rate-limit.server";

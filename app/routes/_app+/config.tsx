@@ -1,6 +1,6 @@
 // /config: the settings frame (tabs Conta, Senha, App, and Admin for admins); each tab is a child route.
 import { useLoaderData } from "react-router";
-import { ConfigLayout } from "~/features/account/ConfigLayout";
+import { ConfigLayout } from "~/features/account/ui/ConfigLayout";
 import type { RouteHandle } from "~/lib/access";
 import { requireUser } from "~/server/auth.server";
 import type { Route } from "./+types/config";

@@ -1,6 +1,6 @@
 import type { MetaFunction } from "react-router";
-import { FlashcardsArt, LevelTestArt, PronunciationArt } from "~/features/shell/art";
-import { FeatureCardGrid, type FeatureCardProps } from "~/features/shell/FeatureCard";
+import { FlashcardsArt, LevelTestArt, PronunciationArt } from "~/features/shell/ui/art";
+import { FeatureCardGrid, type FeatureCardProps } from "~/features/shell/ui/FeatureCard";
 import type { RouteHandle } from "~/lib/access";
 
 export const handle: RouteHandle = { access: "user" };

@@ -1,7 +1,7 @@
 // /progresso: the learner's points per day for the last 4 weeks, the streak calendar and the totals per activity kind.
 import { useLoaderData } from "react-router";
-import { loadProgressPage } from "~/features/progress/progress.server";
-import { ProgressPage } from "~/features/progress/ProgressPage";
+import { loadProgressPage } from "~/features/progress";
+import { ProgressPage } from "~/features/progress/ui/ProgressPage";
 import type { RouteHandle } from "~/lib/access";
 import type { Route } from "./+types/progresso";
 

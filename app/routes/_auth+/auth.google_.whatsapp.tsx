@@ -8,7 +8,7 @@ import { ConformForm, Field, useSchemaForm } from "~/components/forms";
 import { WHATSAPP_MAX } from "~/features/account/account-rules";
 import { whatsappSchema } from "~/features/account/account-schemas";
 import { requireGoogleSignIn, saveMissingWhatsapp } from "~/features/auth/google.server";
-import { AuthCard } from "~/features/auth/ui";
+import { AuthCard } from "~/features/auth/ui/parts";
 import type { RouteHandle } from "~/lib/access";
 import { requireUser, safeRedirect } from "~/server/auth.server";
 import { parseForm } from "~/server/request.server";

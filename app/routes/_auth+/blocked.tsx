@@ -1,6 +1,6 @@
 import { Form, useLoaderData } from "react-router";
 import { buttonVariants } from "~/components/button";
-import { AuthCard } from "~/features/auth/ui";
+import { AuthCard } from "~/features/auth/ui/parts";
 import type { RouteHandle } from "~/lib/access";
 import { getSessionUser } from "~/server/auth.server";
 import type { Route } from "./+types/blocked";

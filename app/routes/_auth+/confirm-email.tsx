@@ -4,7 +4,7 @@ import { SubmitButton } from "~/components/button";
 import { NoticeBox } from "~/components/notice";
 import { confirmEmail, publicOrigin } from "~/features/auth/accounts.server";
 import { resendEmailChange } from "~/features/auth/email-change.server";
-import { AuthCard, DelayedRedirect, linkClass } from "~/features/auth/ui";
+import { AuthCard, DelayedRedirect, linkClass } from "~/features/auth/ui/parts";
 import type { RouteHandle } from "~/lib/access";
 import { createSession, getSessionUser } from "~/server/auth.server";
 import { minutesLeft } from "~/server/rate-limit.server";

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { buttonVariants } from "~/components/button";
 import { NoticeBox } from "~/components/notice";
-import { AuthCard } from "~/features/auth/ui";
+import { AuthCard } from "~/features/auth/ui/parts";
 import type { RouteHandle } from "~/lib/access";
 import type { Route } from "./+types/email-change-verification";
 

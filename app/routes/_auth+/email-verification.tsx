@@ -7,7 +7,7 @@ import { publicOrigin, resendVerification, secondsUntilResend } from "~/features
 import { answerUnexpected, FAILURE_MESSAGES } from "~/features/auth/failure.server";
 import { pendingEmailHeader, readPendingEmail } from "~/features/auth/pending-email.server";
 import { emailOnlySchema } from "~/features/auth/schemas";
-import { AuthCard, BackToSignIn } from "~/features/auth/ui";
+import { AuthCard, BackToSignIn } from "~/features/auth/ui/parts";
 import type { RouteHandle } from "~/lib/access";
 import { secondsLeft } from "~/server/rate-limit.server";
 import { parseForm } from "~/server/request.server";

@@ -4,7 +4,7 @@ import { ConformForm, Field, useSchemaForm } from "~/components/forms";
 import { NoticeBox } from "~/components/notice";
 import { publicOrigin, requestPasswordReset } from "~/features/auth/accounts.server";
 import { emailOnlySchema } from "~/features/auth/schemas";
-import { AuthCard, BackToSignIn } from "~/features/auth/ui";
+import { AuthCard, BackToSignIn } from "~/features/auth/ui/parts";
 import type { RouteHandle } from "~/lib/access";
 import { parseForm } from "~/server/request.server";
 import type { Route } from "./+types/forgot-password";

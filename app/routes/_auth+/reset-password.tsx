@@ -5,7 +5,7 @@ import { NoticeBox } from "~/components/notice";
 import { isResetTokenValid, resetPassword } from "~/features/auth/accounts.server";
 import { answerUnexpected, FAILURE_MESSAGES } from "~/features/auth/failure.server";
 import { PASSWORD_MIN, resetPasswordSchema } from "~/features/auth/schemas";
-import { AuthCard, DelayedRedirect, linkClass } from "~/features/auth/ui";
+import { AuthCard, DelayedRedirect, linkClass } from "~/features/auth/ui/parts";
 import type { RouteHandle } from "~/lib/access";
 import { destroySession } from "~/server/auth.server";
 import { parseForm } from "~/server/request.server";

@@ -9,7 +9,7 @@ import { answerUnexpected, FAILURE_MESSAGES } from "~/features/auth/failure.serv
 import { googleSignInAvailable } from "~/features/auth/google.server";
 import { pendingEmailHeader } from "~/features/auth/pending-email.server";
 import { signinSchema } from "~/features/auth/schemas";
-import { AuthCard, linkClass } from "~/features/auth/ui";
+import { AuthCard, linkClass } from "~/features/auth/ui/parts";
 import type { RouteHandle } from "~/lib/access";
 import { whenSettled } from "~/lib/when-settled";
 import { createSession, redirectIfSignedIn, safeRedirect } from "~/server/auth.server";

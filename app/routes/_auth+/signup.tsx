@@ -7,7 +7,7 @@ import { publicOrigin, signUp } from "~/features/auth/accounts.server";
 import { answerUnexpected, FAILURE_MESSAGES } from "~/features/auth/failure.server";
 import { pendingEmailHeader } from "~/features/auth/pending-email.server";
 import { PASSWORD_MIN, signupSchema } from "~/features/auth/schemas";
-import { AuthCard, linkClass } from "~/features/auth/ui";
+import { AuthCard, linkClass } from "~/features/auth/ui/parts";
 import type { RouteHandle } from "~/lib/access";
 import { redirectIfSignedIn } from "~/server/auth.server";
 import { getFlags } from "~/server/flags.server";

@@ -4,7 +4,7 @@
 // With JavaScript, the downloads and the answer queue of the learner signed in on this browser come from
 // IndexedDB after hydration.
 import type { MetaFunction } from "react-router";
-import { OfflinePlayer } from "~/features/flashcards/OfflinePlayer";
+import { OfflinePlayer } from "~/features/flashcards/ui/OfflinePlayer";
 import { offlineStorage } from "~/features/offline";
 import { MAIN_ID } from "~/features/shell/types";
 import type { RouteHandle } from "~/lib/access";

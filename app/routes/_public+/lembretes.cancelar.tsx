@@ -3,8 +3,8 @@
 // RFC 8058 one-click POST (body List-Unsubscribe=One-Click) to the same URL — turns them off.
 import { data, useActionData, useLoaderData } from "react-router";
 import { z } from "zod";
-import { SignedLinkPage } from "~/features/auth/SignedLinkPage";
-import { stopReminders, unsubscribeTokenUser } from "~/features/reminders/reminders.server";
+import { SignedLinkPage } from "~/features/auth/ui/SignedLinkPage";
+import { stopReminders, unsubscribeTokenUser } from "~/features/reminders";
 import type { RouteHandle } from "~/lib/access";
 import { parseForm } from "~/server/request.server";
 import type { Route } from "./+types/lembretes.cancelar";

@@ -2,8 +2,8 @@
 // (link scanners open links); the POST confirms the address the token was signed for, while it is still the account's.
 import { data, useActionData, useLoaderData } from "react-router";
 import { z } from "zod";
-import { SignedLinkPage } from "~/features/auth/SignedLinkPage";
-import { confirmReminders, confirmTokenValid } from "~/features/reminders/reminders.server";
+import { SignedLinkPage } from "~/features/auth/ui/SignedLinkPage";
+import { confirmReminders, confirmTokenValid } from "~/features/reminders";
 import type { RouteHandle } from "~/lib/access";
 import { parseForm } from "~/server/request.server";
 import type { Route } from "./+types/lembretes.confirmar";

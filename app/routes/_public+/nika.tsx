@@ -1,5 +1,5 @@
 import type { MetaFunction } from "react-router";
-import { PublicLanding } from "~/features/shell/PublicLanding";
+import { PublicLanding } from "~/features/shell/ui/PublicLanding";
 import type { RouteHandle } from "~/lib/access";
 
 export const handle: RouteHandle = { access: "public" };

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "react-router";
-import { INVALID_REPORT, MAX_BODY_BYTES, decodeReportBody, parseErrorReport, saveErrorReport } from "~/features/shell/error-report.server";
+import { INVALID_REPORT, MAX_BODY_BYTES, decodeReportBody, parseErrorReport, saveErrorReport } from "~/features/shell";
 import type { RouteHandle } from "~/lib/access";
 import { getSessionUser } from "~/server/auth.server";
 import { methodNotAllowed, readBytes } from "~/server/request.server";

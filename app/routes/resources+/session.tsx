@@ -1,5 +1,5 @@
 // GET /resources/session: whether this browser's session still lets it in, read from the database now. Asked
-// by signed-in pages on tab focus and every 5 minutes (features/shell/use-session-check.ts), which go to
+// by signed-in pages on tab focus and every 5 minutes (features/shell/ui/use-session-check.ts), which go to
 // /blocked or /signin on a refusal. 204 while the session is good; otherwise the refusal: 401 (signed out,
 // expired or revoked) or 403 with code BLOCKED.
 import type { LoaderFunctionArgs } from "react-router";

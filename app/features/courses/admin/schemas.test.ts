@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
-import { EMBED_NOT_ALLOWED } from "../video-embed";
+import { EMBED_NOT_ALLOWED } from "~/lib/video-embed";
 import { bannerSchema, isSafeGradient, lessonSchema, moduleSchema } from "./schemas";
 
 const form = (values: Record<string, string>) => {

@@ -3,7 +3,7 @@
 // English ones (zod 3 wording, as the spec quotes) elsewhere.
 import { z } from "zod";
 import { UPLOAD_MESSAGES, uploadFileSchema } from "~/lib/admin-forms";
-import { checkEmbedCode, videoFromUrl, VIDEO_URL_NOT_SUPPORTED } from "../video-embed";
+import { checkEmbedCode, videoFromUrl, VIDEO_URL_NOT_SUPPORTED } from "~/lib/video-embed";
 
 export const MESSAGES = {
   titleMin: "Mínimo 3 caracteres",

@@ -1,8 +1,8 @@
 // /chat-with-nika/{mode}/ao-vivo?c=…: Conversa ao vivo in one of the four menu modes.
 import { useLoaderData } from "react-router";
 import { menuModeFromSlug, modeTarget } from "~/features/conversation";
-import { LiveScreen } from "~/features/live/LiveScreen";
 import { loadLivePage } from "~/features/live/page.server";
+import { LiveScreen } from "~/features/live/ui/LiveScreen";
 import type { RouteHandle } from "~/lib/access";
 import { requireUser } from "~/server/auth.server";
 import { notFound } from "~/server/request.server";

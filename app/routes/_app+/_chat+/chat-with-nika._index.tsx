@@ -2,8 +2,8 @@
 // unavailable (its page answers 403 on the server anyway). The english-test mode lives in Labs.
 import { useLoaderData } from "react-router";
 import { MENU_MODES } from "~/features/conversation/modes";
-import { ChatArt } from "~/features/shell/art";
-import { FeatureCard } from "~/features/shell/FeatureCard";
+import { ChatArt } from "~/features/shell/ui/art";
+import { FeatureCard } from "~/features/shell/ui/FeatureCard";
 import type { RouteHandle } from "~/lib/access";
 import { requireUser } from "~/server/auth.server";
 import { getFlags } from "~/server/flags.server";

@@ -1,8 +1,8 @@
 // /chat/lesson/{lessonKey}/ao-vivo?c=…: Conversa ao vivo practising one lesson.
 import { useLoaderData } from "react-router";
 import { lessonTarget } from "~/features/conversation";
-import { LiveScreen } from "~/features/live/LiveScreen";
 import { loadLivePage } from "~/features/live/page.server";
+import { LiveScreen } from "~/features/live/ui/LiveScreen";
 import type { RouteHandle } from "~/lib/access";
 import { requireUser } from "~/server/auth.server";
 import type { Route } from "./+types/chat.lesson.$lessonKey_.ao-vivo";

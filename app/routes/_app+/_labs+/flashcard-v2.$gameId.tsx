@@ -2,9 +2,9 @@
 // `?q=<n>` shows question n, without it where the learner is (or the result). POST answers a question
 // (redirect back to `?q=<n>` with the feedback; the page's script asks for data instead) or restarts.
 import { type ShouldRevalidateFunction, useActionData, useLoaderData } from "react-router";
-import { GameScreen } from "~/features/flashcards/GameScreen";
-import { FlashcardsErrorBoundary } from "~/features/flashcards/LoadError";
 import { gameAction, loadGamePage } from "~/features/flashcards/page.server";
+import { GameScreen } from "~/features/flashcards/ui/GameScreen";
+import { FlashcardsErrorBoundary } from "~/features/flashcards/ui/LoadError";
 import type { RouteHandle } from "~/lib/access";
 import type { Route } from "./+types/flashcard-v2.$gameId";
 

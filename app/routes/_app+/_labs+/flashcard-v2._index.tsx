@@ -2,9 +2,9 @@
 // redirects to it; a refusal (no credits, unknown category, too few cards, nothing to review) answers 4xx.
 import { lazy } from "react";
 import { useActionData, useLoaderData } from "react-router";
-import { FlashcardsErrorBoundary } from "~/features/flashcards/LoadError";
 import { loadPickerPage, pickerAction } from "~/features/flashcards/page.server";
-import { Picker } from "~/features/flashcards/Picker";
+import { FlashcardsErrorBoundary } from "~/features/flashcards/ui/LoadError";
+import { Picker } from "~/features/flashcards/ui/Picker";
 import type { RouteHandle } from "~/lib/access";
 import type { Route } from "./+types/flashcard-v2._index";
 

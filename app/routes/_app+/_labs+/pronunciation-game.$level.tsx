@@ -1,8 +1,8 @@
 // /pronunciation-game/<level> (1–100, anything else is a 404): one level. GET `?attempt=<id>` shows that
 // attempt's result; POST (multipart, `audio`) scores an attempt for 1 credit and redirects to its result.
 import { useActionData, useLoaderData } from "react-router";
-import { LevelErrorBoundary, LevelScreen } from "~/features/pronunciation/LevelScreen";
 import { levelAction, loadLevelPage } from "~/features/pronunciation/page.server";
+import { LevelErrorBoundary, LevelScreen } from "~/features/pronunciation/ui/LevelScreen";
 import type { RouteHandle } from "~/lib/access";
 import type { Route } from "./+types/pronunciation-game.$level";
 

@@ -1,7 +1,7 @@
 // /pronunciation-game (flag feature_pronunciation): the 100 levels with the learner's best scores.
 import { useLoaderData } from "react-router";
-import { LevelGrid, LevelsErrorBoundary } from "~/features/pronunciation/LevelGrid";
 import { loadLevelsPage } from "~/features/pronunciation/page.server";
+import { LevelGrid, LevelsErrorBoundary } from "~/features/pronunciation/ui/LevelGrid";
 import type { RouteHandle } from "~/lib/access";
 import type { Route } from "./+types/pronunciation-game._index";
 

@@ -1,5 +1,5 @@
 import { Outlet } from "react-router";
-import { useCoursesNavigationSkeleton } from "~/features/courses/Skeletons";
+import { useCoursesNavigationSkeleton } from "~/features/courses/ui/Skeletons";
 import type { RouteHandle } from "~/lib/access";
 import { requireUser } from "~/server/auth.server";
 import { requireFeature } from "~/server/flags.server";

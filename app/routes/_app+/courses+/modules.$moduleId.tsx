@@ -1,10 +1,10 @@
 import { Link, Outlet, useLoaderData } from "react-router";
 import { ArrowLeftIcon } from "~/components/icons";
 import { courseNotFound, loadModulePage } from "~/features/courses/catalog.server";
-import { LessonList } from "~/features/courses/LessonList";
-import { ModuleBanner, moduleHeading } from "~/features/courses/ModuleBanner";
-import { CourseErrorBoundary, courseErrorTitle } from "~/features/courses/NotFound";
-import { EditLink } from "~/features/courses/ui";
+import { LessonList } from "~/features/courses/ui/LessonList";
+import { ModuleBanner, moduleHeading } from "~/features/courses/ui/ModuleBanner";
+import { CourseErrorBoundary, courseErrorTitle } from "~/features/courses/ui/NotFound";
+import { EditLink } from "~/features/courses/ui/parts";
 import type { RouteHandle } from "~/lib/access";
 import { requireUser } from "~/server/auth.server";
 import { requireFeature } from "~/server/flags.server";

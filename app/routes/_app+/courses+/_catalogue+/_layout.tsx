@@ -1,7 +1,7 @@
 import { Outlet, useLoaderData } from "react-router";
 import { loadCatalogue } from "~/features/courses/catalog.server";
-import { CoursesHero } from "~/features/courses/CoursesHero";
-import { ModuleCard } from "~/features/courses/ModuleCard";
+import { CoursesHero } from "~/features/courses/ui/CoursesHero";
+import { ModuleCard } from "~/features/courses/ui/ModuleCard";
 import type { RouteHandle } from "~/lib/access";
 import { requireUser } from "~/server/auth.server";
 import { requireFeature } from "~/server/flags.server";
