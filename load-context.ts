@@ -47,7 +47,12 @@ export function getLoadContext({ context }: { request: Request; context: { cloud
     queryCount: requestDb.queryCount,
     connectDbEarly: () => requestDb.connectEarly(),
     async closeDb() {
-      await Promise.allSettled(background);
+      // Background work may hand over more (a reply's stream starts the review of the learner's turn): wait for all.
+      for (let settled = 0; settled < background.length;) {
+        const batch = background.slice(settled);
+        await Promise.allSettled(batch);
+        settled += batch.length;
+      }
       await requestDb.close();
     },
     memo: new Map<string, unknown>(),

@@ -45,6 +45,8 @@ export interface Env {
   OPENAI_BASE_URL?: string;
   OPENAI_API_KEY?: string;
   OPENAI_CHAT_MODEL?: string;
+  /** The model that reviews a learner's turn for "Meu caderno" (default: OPENAI_CHAT_MODEL). */
+  OPENAI_REVIEW_MODEL?: string;
   OPENAI_TRANSCRIBE_MODEL?: string;
   OPENAI_TTS_MODEL?: string;
   /**
@@ -131,6 +133,7 @@ const envSchema = z.object({
   OPENAI_BASE_URL: optional(httpUrl),
   OPENAI_API_KEY: optional(text),
   OPENAI_CHAT_MODEL: optional(text),
+  OPENAI_REVIEW_MODEL: optional(text),
   OPENAI_TRANSCRIBE_MODEL: optional(text),
   OPENAI_TTS_MODEL: optional(text),
   OPENAI_REALTIME_URL: optional(webSocketUrl),

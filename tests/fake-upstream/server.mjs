@@ -16,7 +16,10 @@
 //   POST /__ai/config?tokenDelay=MS&transcript=TEXT   per-token delay of chat streams (also header x-fake-token-delay)
 //   POST /__ai/next?mode=slow|stall|malformed|error[&delay=MS][&count=N]
 //        slow: wait before answering; stall: stream one token then hang; malformed: broken SSE/JSON; error: HTTP 500
-//   GET  /__ai/requests                               what the AI endpoints received (newest last)
+//   GET  /__ai/requests                               what the AI endpoints received (newest last; reviews apart)
+//   POST /__ai/review   body: the verbatim content of the next review answer (a structured `json_schema` call);
+//        without one, a review finds the mistakes of FAKE_MISTAKES in the learner's text
+//   GET  /__ai/reviews                                the review calls received
 //   POST /__ai/transcription  body {text, words?: [{word, start, end, probability?}]}
 //        what /v1/audio/transcriptions hears from now on (words without timestamps get 0.4 s each)
 //   POST /__ai/reply?path=/webhook/user-level[&status=N]  body: the exact reply (any text) of the next call to
@@ -97,6 +100,56 @@ function openAiAuth(req, res) {
   if (req.headers.authorization === `Bearer ${opts["openai-key"]}`) return true;
   json(res, 401, { error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } });
   return false;
+}
+
+// ——— the review of a learner's turn (structured output) ———
+const reviewRequests = [];
+const reviewScript = []; // queued answers: the completion's content, verbatim (may be malformed on purpose)
+
+/** The mistakes the fake finds on its own, so a journey can make one: a pattern of the learner's text → a mistake. */
+const FAKE_MISTAKES = [
+  {
+    pattern: /\bI have (\d+) years\b/i,
+    mistake: (m) => ({
+      wrong: m[0],
+      right: `I am ${m[1]} years old`,
+      kind: "false_friend",
+      explanation: "Em inglês, a idade vem com o verbo to be: I am 20 years old.",
+      alternatives: [`I have ${m[1]} years old`, `I am ${m[1]} years`, `I have ${m[1]} age`],
+    }),
+  },
+  {
+    pattern: /\bpeople is\b/i,
+    mistake: (m) => ({
+      wrong: m[0],
+      right: "people are",
+      kind: "grammar",
+      explanation: "People já é plural em inglês: use are.",
+      alternatives: ["people was", "peoples is", "people be"],
+    }),
+  },
+];
+
+function reviewAnswer(res, body) {
+  if (!body.model || !Array.isArray(body.messages)) return json(res, 400, { error: { message: "model and messages are required" } });
+  reviewRequests.push({ body });
+  const learnerText = [...body.messages].reverse().find((m) => m.role === "user")?.content ?? "";
+  const content =
+    reviewScript.length > 0
+      ? reviewScript.shift()
+      : JSON.stringify({
+          mistakes: FAKE_MISTAKES.flatMap(({ pattern, mistake }) => {
+            const match = pattern.exec(learnerText);
+            return match ? [mistake(match)] : [];
+          }),
+        });
+  return json(res, 200, {
+    id: `chatcmpl-${crypto.randomUUID()}`,
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model: body.model,
+    choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+  });
 }
 
 /** Nika's deterministic fake reply, split into tokens the way a model streams (words with their spaces). */
@@ -242,6 +295,8 @@ async function handleAi(req, res, url) {
   if (url.pathname === "/v1/chat/completions") {
     if (!openAiAuth(req, res)) return;
     const body = JSON.parse((await readBody(req)).toString("utf8") || "{}");
+    // A structured review of the learner's turn ("Meu caderno"): its own log and script, never the chat's hooks.
+    if (body.response_format?.type === "json_schema") return reviewAnswer(res, body);
     aiRequests.push({ path: url.pathname, body });
     if (!body.model || !Array.isArray(body.messages) || body.messages.length === 0) {
       return json(res, 400, { error: { message: "model and messages are required", type: "invalid_request_error" } });
@@ -430,9 +485,16 @@ async function handleAi(req, res, url) {
     return json(res, 200, { queued: aiNext.length });
   }
   if (url.pathname === "/__ai/requests") return json(res, 200, aiRequests);
+  if (url.pathname === "/__ai/review" && req.method === "POST") {
+    reviewScript.push((await readBody(req)).toString("utf8"));
+    return json(res, 200, { queued: reviewScript.length });
+  }
+  if (url.pathname === "/__ai/reviews") return json(res, 200, reviewRequests);
   if (url.pathname === "/__ai/reset") {
     aiNext.length = 0;
     aiRequests.length = 0;
+    reviewRequests.length = 0;
+    reviewScript.length = 0;
     tokenDelayMs = Number(opts["token-delay"]);
     transcript = "I like to play football";
     scriptedTranscription = null;

@@ -72,6 +72,8 @@ beforeAll(async () => {
     DATABASE_URL: databaseUrl,
     SESSION_SECRET: "test-secret",
     OPENAI_API_KEY: "test-openai-key",
+    // The chat provider reviews each finished learner turn for "Meu caderno".
+    OPENAI_BASE_URL: `${fake.url}/v1`,
     OPENAI_REALTIME_URL: `${fake.url.replace("http:", "ws:")}/v1/realtime`,
     OPENAI_REALTIME_MODEL: "fake-realtime",
     OPENAI_REALTIME_VOICE: "marin",
@@ -273,6 +275,32 @@ describe("LiveConversation: a spoken turn", () => {
     await browser.closed;
     const [provider] = await providerSessions();
     expect(provider!.sessionUpdate.instructions).toContain("Learner: I like football");
+  });
+});
+
+describe("LiveConversation: Meu caderno", () => {
+  it("reviews each finished learner turn: its mistake lands in the notebook as a live entry, for no credit", async () => {
+    const target = await learner(10);
+    await configureFake({ replyMs: 300, pace: 0, transcript: "I have 20 years and people is nice" });
+    const browser = await openBrowser(target);
+    await ready(browser);
+    await speak(browser, 600);
+    await eventually(() => expect(browser.of("caption").some((c) => c.speaker === "nika" && c.final)).toBe(true));
+    browser.socket.send(JSON.stringify({ type: "end" }));
+    await browser.closed;
+    await eventually(async () =>
+      expect(
+        await rows(sql`
+          select e."right", e.source, e.conversation_id = ${target.conversationId} as "inConversation", m.text as "turn"
+          from notebook_entries e join chat_messages m on m.id = e.message_id
+          where e.user_id = ${target.userId} order by e."right"`),
+      ).toEqual([
+        { right: "I am 20 years old", source: "live", inConversation: true, turn: "I have 20 years and people is nice" },
+        { right: "people are", source: "live", inConversation: true, turn: "I have 20 years and people is nice" },
+      ]),
+    );
+    // Only minutes are paid: the session's first minute, and nothing for the review.
+    expect(await balanceOf(target.userId)).toBe(10 - (await minutesOf(target.userId)).length);
   });
 });
 

@@ -5,6 +5,7 @@
 // on 10 credits.
 import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { notebookEntries } from "~/features/notebook/tables";
 import { failAttempt, pronunciationScorer, scoreAttempt, loadLevel, checkRecording } from "~/features/pronunciation/attempts.server";
 import type { LevelPageData, PronunciationActionData } from "~/features/pronunciation/page.server";
 import { pronunciationAttempts, pronunciationLevels } from "~/features/pronunciation/tables";
@@ -180,6 +181,29 @@ describe("an attempt", () => {
       result.words.some((w) => w.word.toLowerCase() === "banana" && w.errorType === "Insertion") || result.words[0]!.errorType !== "None",
     ).toBe(true);
     expect(result.completenessScore).toBeLessThan(100);
+  });
+
+  it("puts the words scored below 60 in Meu caderno once each, counting them again on the next attempt", async () => {
+    const who = await learner();
+    const words = levelOne.sentence.replace(/[.,!?]/g, "").split(/\s+/);
+    await say(["banana", ...words.slice(1, -1)].join(" ")); // the first word replaced, the last left out
+    const first = ATTEMPT_LOCATION.exec((await attempt(who, "1")).location ?? "")![2]!;
+    const weak = (await openLevel(who, "1", `?attempt=${first}`)).data
+      .attempt!.words.filter((w) => w.errorType !== "Insertion" && w.accuracyScore < 60)
+      .map((w) => w.word.replace(/[.,!?]/g, ""));
+    expect(weak.length).toBeGreaterThan(0);
+    const entries = () =>
+      db
+        .select({ right: notebookEntries.right, count: notebookEntries.count, details: notebookEntries.details, source: notebookEntries.source })
+        .from(notebookEntries)
+        .where(eq(notebookEntries.userId, who.id));
+    const stored = await entries();
+    expect(stored.map((e) => e.right).sort()).toEqual([...new Set(weak)].sort());
+    expect(stored[0]).toMatchObject({ count: 1, source: "pronunciation", details: { level: 1, sentence: levelOne.sentence } });
+    expect(stored.every((e) => (e.details?.score ?? 100) < 60)).toBe(true);
+
+    await attempt(who, "1"); // the same recording again: the same words, counted twice
+    expect((await entries()).map((e) => e.count)).toEqual(stored.map(() => 2));
   });
 
   it("refuses bad audio with a 4xx and pt-BR words, spending nothing", async () => {

@@ -26,6 +26,7 @@ import {
 } from "~/features/conversation";
 import { chatConversations, chatMessages } from "~/features/conversation";
 import { lessons } from "~/features/courses";
+import { reviewLearnerTurn } from "~/features/notebook";
 import { validateAudioBlob } from "~/lib/audio/validate";
 import { errorMessage } from "~/lib/errors";
 import { isUuid } from "~/lib/ids";
@@ -457,6 +458,15 @@ export async function* sendMessageStream(
     return providerFailure(failure.kind);
   }
   const { reply, englishLevel } = await storeNikaReply(context, providers, conversation, raw);
+  // After the reply, in the background: the learner's mistakes for "Meu caderno" (free, and never in the way).
+  const turn = {
+    userId: user.id,
+    text,
+    source: conversation.lesson ? "lesson" : voice ? "voice" : "chat",
+    conversationId: conversation.id,
+    messageId: userMessageId,
+  } as const;
+  context.cloudflare.ctx.waitUntil(reviewLearnerTurn(context.db, providers, turn));
   // An exchange: the learner's message, answered (a greeting is not one). Its id is the ref: counted once.
   await recordActivitySafely(context.db, { userId: user.id, kind: "chat_exchange", ref: userMessageId });
   // A page load during the reply may have kept the learner's "Hoje" without this exchange (keptWithSession).

@@ -124,16 +124,22 @@ export async function recordServedMinute(db: DbOrTx, input: { userId: string; se
 export async function storeTurn(
   db: DbOrTx,
   input: { conversationId: string; speaker: "learner" | "nika"; text: string; at: Date },
-): Promise<void> {
+): Promise<string | null> {
   const text = input.text.trim();
-  if (!text) return;
+  if (!text) return null;
   const learner = input.speaker === "learner";
-  await db.execute(sql`
-    with message as (
-      insert into chat_messages (conversation_id, role, text, transcription, created_at)
-      values (${input.conversationId}, ${learner ? "user" : "nika"}, ${text}, ${learner ? text : null}, ${input.at})
-    )
-    update chat_conversations set updated_at = now() where id = ${input.conversationId}`);
+  const rows = rowsOf<{ id: string }>(
+    await db.execute(sql`
+      with message as (
+        insert into chat_messages (conversation_id, role, text, transcription, created_at)
+        values (${input.conversationId}, ${learner ? "user" : "nika"}, ${text}, ${learner ? text : null}, ${input.at})
+        returning id
+      ), touched as (
+        update chat_conversations set updated_at = now() where id = ${input.conversationId}
+      )
+      select id from message`),
+  );
+  return rows[0]?.id ?? null;
 }
 
 /** The part of Nika's reply the learner heard before speaking over her: the words in proportion to the audio played. */

@@ -4,6 +4,8 @@
 // finished turn in the conversation, and holds the limits. The worker (connect.server.ts) has already checked the
 // session cookie, the flag, the conversation's owner and the credits before it hands the upgrade here.
 import { DurableObject } from "cloudflare:workers";
+import { reviewLearnerTurn } from "~/features/notebook";
+import { getAiProviders } from "~/server/ai/index.server";
 import { createRequestDb, type Database } from "~/server/db.server";
 import { loadEnv, type Env } from "~/server/env";
 import { LIVE_HEADERS, liveCreditsPerMinute, liveTimings, realtimeConfig, type LiveTimings, type RealtimeConfig } from "./config.server";
@@ -389,7 +391,19 @@ class LiveSession {
     this.toBrowser({ type: "caption", speaker: "learner", itemId, final: text });
     const at = this.learnerItems.get(itemId) ?? new Date();
     this.learnerItems.delete(itemId);
-    if (text) this.write((db) => storeTurn(db, { conversationId: this.conversationId, speaker: "learner", text, at }));
+    if (!text) return;
+    this.write(async (db) => {
+      const messageId = await storeTurn(db, { conversationId: this.conversationId, speaker: "learner", text, at });
+      this.reviewTurn(text, messageId);
+    });
+  }
+
+  /** The turn's mistakes for "Meu caderno", on a connection of its own: never in the way of the minute's writes. */
+  private reviewTurn(text: string, messageId: string | null) {
+    const providers = getAiProviders(this.env);
+    if (!providers) return;
+    const turn = { userId: this.userId, text, source: "live", conversationId: this.conversationId, messageId } as const;
+    void this.read((db) => reviewLearnerTurn(db, providers, turn));
   }
 
   private onNikaAudio(event: ProviderEvent) {

@@ -3,6 +3,7 @@
 // Best scores are derived from the scored attempts; nothing else stores them.
 import { sql } from "drizzle-orm";
 import type { AppLoadContext } from "react-router";
+import { notePronunciationAttempt } from "~/features/notebook";
 import { MIN_AUDIO_BYTES } from "~/lib/audio/validate";
 import { readWav } from "~/lib/audio/wav";
 import { ACTIVITY_POINTS, NEW_BEST_BONUS, recordActivitySafely } from "~/server/activity.server";
@@ -234,6 +235,7 @@ export async function scoreAttempt(
   }
   const newBest = await recordScore(context.db, attemptId, assessment, (await stored) ? audioKey : null);
   if (newBest !== null) {
+    await notePronunciationAttempt(context.db, { userId, level: level.level, sentence: level.sentence, words: assessment.words });
     const points = ACTIVITY_POINTS.pronunciation_attempt + (newBest ? NEW_BEST_BONUS : 0);
     await recordActivitySafely(context.db, { userId, kind: "pronunciation_attempt", ref: attemptId, points });
     // A page load during the scoring may have kept the learner's "Hoje" without this attempt (keptWithSession).

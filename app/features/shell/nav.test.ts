@@ -10,6 +10,7 @@ describe("navigation items", () => {
     expect(SIDEBAR_ITEMS.map((i) => [i.label, i.to])).toEqual([
       ["Início", "/"],
       ["Progresso", "/progresso"],
+      ["Meu caderno", "/caderno"],
       ["Chat with Nika", "/chat-with-nika"],
       ["Teacher FLIX", "/courses"],
       ["Labs", "/labs"],

@@ -1,5 +1,5 @@
 // Navigation chrome (spec §2 "Navigation chrome").
-import { ChartIcon, ChatIcon, FlaskIcon, HomeIcon, SettingsIcon, VideoIcon, type IconComponent } from "~/components/icons";
+import { BookIcon, ChartIcon, ChatIcon, FlaskIcon, HomeIcon, SettingsIcon, VideoIcon, type IconComponent } from "~/components/icons";
 
 export type NavItem = {
   to: string;
@@ -18,6 +18,7 @@ const LABS_PAGES = ["/flashcard-v2", "/pronunciation-game", "/english-level-test
 const SECTIONS: readonly (NavItem & { shortLabel?: string; sidebarOnly?: true })[] = [
   { to: "/", label: "Início", icon: HomeIcon },
   { to: "/progresso", label: "Progresso", icon: ChartIcon, sidebarOnly: true },
+  { to: "/caderno", label: "Meu caderno", icon: BookIcon, sidebarOnly: true },
   { to: "/chat-with-nika", label: "Chat with Nika", shortLabel: "Chat Nika", icon: ChatIcon, also: ["/chat"] },
   { to: "/courses", label: "Teacher FLIX", shortLabel: "Cursos", icon: VideoIcon },
   { to: "/labs", label: "Labs", icon: FlaskIcon, also: LABS_PAGES },

@@ -14,6 +14,7 @@ export type AiEnv = Pick<
   | "OPENAI_BASE_URL"
   | "OPENAI_API_KEY"
   | "OPENAI_CHAT_MODEL"
+  | "OPENAI_REVIEW_MODEL"
   | "OPENAI_TRANSCRIBE_MODEL"
   | "OPENAI_TTS_MODEL"
   | "AI"
@@ -30,6 +31,7 @@ export function getAiProviders(env: AiEnv, options: ProviderOptions = {}): AiPro
         baseUrl: env.OPENAI_BASE_URL,
         apiKey: env.OPENAI_API_KEY,
         chatModel: env.OPENAI_CHAT_MODEL,
+        reviewModel: env.OPENAI_REVIEW_MODEL,
         transcribeModel: env.OPENAI_TRANSCRIBE_MODEL,
         ttsModel: env.OPENAI_TTS_MODEL,
       },

@@ -15,6 +15,8 @@ import {
   type ChatProvider,
   type ProviderOptions,
   type SpeechToText,
+  type StructuredChat,
+  type StructuredInput,
   type SynthesizedAudio,
   type TextToSpeech,
   type Transcription,
@@ -26,6 +28,8 @@ export interface OpenAiConfig {
   baseUrl: string;
   apiKey?: string;
   chatModel?: string;
+  /** The model of the structured review calls (default: the chat model). */
+  reviewModel?: string;
   transcribeModel?: string;
   ttsModel?: string;
   ttsVoice?: string;
@@ -142,7 +146,29 @@ export function createOpenAiProviders(config: OpenAiConfig, options: ProviderOpt
     },
   };
 
-  return { chat, stt, tts };
+  const structured: StructuredChat = {
+    name: NAME,
+    async completeJson(input: StructuredInput): Promise<unknown> {
+      const { signal, timedOut } = deadline(chatTimeoutMs, input.signal);
+      try {
+        const response = await post("/chat/completions", {
+          json: true,
+          signal,
+          body: JSON.stringify({
+            model: config.reviewModel || config.chatModel || OPENAI_DEFAULTS.chatModel,
+            messages: input.messages,
+            max_tokens: input.maxTokens,
+            response_format: { type: "json_schema", json_schema: { name: input.schema.name, schema: input.schema.schema, strict: true } },
+          }),
+        });
+        return JSON.parse(nonStreamContent(await response.json()));
+      } catch (error) {
+        throw toProviderError(error, NAME, timedOut());
+      }
+    },
+  };
+
+  return { chat, stt, tts, structured };
 }
 
 /** One SSE `data` payload of a chat-completions stream → its text delta (may be ""). */

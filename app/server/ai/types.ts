@@ -62,8 +62,29 @@ export interface TextToSpeech {
   synthesize(text: string, signal?: AbortSignal): Promise<SynthesizedAudio>;
 }
 
+/** A JSON Schema the answer must follow (OpenAI's `response_format: json_schema`, Workers AI's JSON mode). */
+export interface JsonSchemaSpec {
+  name: string;
+  schema: Record<string, unknown>;
+}
+
+export interface StructuredInput {
+  messages: ChatMessage[];
+  schema: JsonSchemaSpec;
+  maxTokens: number;
+  signal?: AbortSignal;
+}
+
+export interface StructuredChat {
+  readonly name: string;
+  /** One completion held to `schema`, parsed as JSON; the caller validates it. Throws ProviderError. */
+  completeJson(input: StructuredInput): Promise<unknown>;
+}
+
 export interface AiProviders {
   chat: ChatProvider;
+  /** Structured answers (the review of a learner's turn); absent where the provider has none (the webhooks). */
+  structured?: StructuredChat;
   stt: SpeechToText | null;
   /** Null → the player falls back to the browser's speech synthesis. */
   tts: TextToSpeech | null;

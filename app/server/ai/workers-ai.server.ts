@@ -13,6 +13,7 @@ import {
   type ChatProvider,
   type ProviderOptions,
   type SpeechToText,
+  type StructuredChat,
   type TextToSpeech,
   type Transcription,
   type TranscribedWord,
@@ -156,5 +157,33 @@ export function createWorkersAiProviders(ai: AiRunner, options: ProviderOptions 
     },
   };
 
-  return { chat, stt, tts };
+  // JSON mode (https://developers.cloudflare.com/workers-ai/features/json-mode/): `response` is the object, or its text.
+  const structured: StructuredChat = {
+    name: NAME,
+    async completeJson(input) {
+      const { signal, timedOut } = deadline(chatTimeout, input.signal);
+      try {
+        const body = await raceSignal(
+          ai.run(
+            WORKERS_AI_MODELS.chat,
+            {
+              messages: input.messages,
+              max_tokens: input.maxTokens,
+              response_format: { type: "json_schema", json_schema: input.schema.schema },
+            },
+            { signal },
+          ),
+          signal,
+        );
+        const response = isRecord(body) ? body.response : undefined;
+        if (typeof response === "string") return JSON.parse(response);
+        if (isRecord(response) || Array.isArray(response)) return response;
+        throw new ProviderError("bad_response", NAME, "JSON mode answered without a response");
+      } catch (error) {
+        throw toProviderError(error, NAME, timedOut());
+      }
+    },
+  };
+
+  return { chat, stt, tts, structured };
 }

@@ -1,0 +1,4 @@
+// "Meu caderno"'s public face: reviewing a learner's turn for mistakes (the chat calls it after each reply), and
+// the server side of /caderno for its route. The page is ./ui/NotebookPage.
+export { notePronunciationAttempt, reviewLearnerTurn, type LearnerTurn } from "./review.server";
+export { loadNotebookPage, notebookAction } from "./page.server";

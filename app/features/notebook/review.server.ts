@@ -1,0 +1,225 @@
+// Finding a learner's mistakes in one turn: a structured review call to the chat provider, made after Nika's reply
+// (the reply's first token never waits for it), never paid for and never in the chat's way. What the model answers
+// is validated here and stored in "Meu caderno"; a malformed answer stores nothing.
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import type { AiProviders, JsonSchemaSpec } from "~/server/ai/index.server";
+import type { Database } from "~/server/db.server";
+import { NOTEBOOK_LIMITS, notebookEntries, type NotebookDetails, type NotebookKind, type NotebookSource } from "./tables";
+
+/** The kinds a review may find (pronunciation comes from the game's scores, not from text). */
+export const REVIEW_KINDS = ["grammar", "vocabulary", "word_choice", "false_friend", "portuguese_word", "spelling"] as const;
+const MAX_MISTAKES_PER_TURN = 5;
+const REVIEW_MAX_TOKENS = 800;
+
+export const REVIEW_SCHEMA: JsonSchemaSpec = {
+  name: "learner_mistakes",
+  schema: {
+    type: "object",
+    additionalProperties: false,
+    required: ["mistakes"],
+    properties: {
+      mistakes: {
+        type: "array",
+        maxItems: MAX_MISTAKES_PER_TURN,
+        items: {
+          type: "object",
+          additionalProperties: false,
+          required: ["wrong", "right", "kind", "explanation", "alternatives"],
+          properties: {
+            wrong: { type: "string", description: "The learner's exact words that are wrong." },
+            right: { type: "string", description: "The corrected form of those words." },
+            kind: { type: "string", enum: REVIEW_KINDS },
+            explanation: { type: "string", description: "One short sentence in Brazilian Portuguese." },
+            alternatives: {
+              type: "array",
+              minItems: 3,
+              maxItems: 3,
+              items: { type: "string" },
+              description: "Three wrong but plausible forms, none equal to the corrected one.",
+            },
+          },
+        },
+      },
+    },
+  },
+};
+
+const REVIEW_PROMPT = [
+  "You review one message written or spoken in English by a Brazilian learner of English.",
+  "List only real English mistakes in it: grammar, vocabulary, word choice, false friends, Portuguese words used",
+  "in place of English ones, and spelling. Ignore punctuation, capital letters, contractions and style.",
+  "For each mistake give: `wrong`, the learner's exact words (copied from the message); `right`, the corrected form",
+  "of those words; `kind`; `explanation`, one short sentence in Brazilian Portuguese; `alternatives`, three wrong",
+  "but plausible forms a learner might choose instead of the right one. No mistakes: an empty list.",
+].join(" ");
+
+/** Lower case, single spaces, no end punctuation: how two forms are compared. */
+export function fold(text: string): string {
+  return text
+    .normalize("NFC")
+    .toLowerCase()
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/[.!?,;:]+$/, "");
+}
+
+const mistakeSchema = z
+  .object({
+    wrong: z.string().trim().min(1).max(NOTEBOOK_LIMITS.wrong),
+    right: z.string().trim().min(1).max(NOTEBOOK_LIMITS.right),
+    kind: z.enum(REVIEW_KINDS),
+    explanation: z.string().trim().min(1).max(NOTEBOOK_LIMITS.explanation),
+    alternatives: z.array(z.string().trim().min(1).max(NOTEBOOK_LIMITS.alternative)).length(3),
+  })
+  .refine((m) => fold(m.wrong) !== fold(m.right), "a correction equal to the learner's words")
+  .refine((m) => !m.alternatives.some((a) => fold(a) === fold(m.right)), "the right form among the alternatives");
+const answerSchema = z.object({ mistakes: z.array(z.unknown()).max(20) });
+
+export type Mistake = z.infer<typeof mistakeSchema>;
+
+/**
+ * The mistakes of a review answer that hold: each well formed, its `wrong` words really in the learner's text (a
+ * model that invents a quote is not believed), one per kind and corrected form. Null when the answer itself is
+ * malformed.
+ */
+export function mistakesOf(answer: unknown, learnerText: string): Mistake[] | null {
+  const parsed = answerSchema.safeParse(answer);
+  if (!parsed.success) return null;
+  const said = fold(learnerText);
+  const seen = new Set<string>();
+  const mistakes: Mistake[] = [];
+  for (const raw of parsed.data.mistakes) {
+    const mistake = mistakeSchema.safeParse(raw);
+    if (!mistake.success || !said.includes(fold(mistake.data.wrong))) continue;
+    const key = `${mistake.data.kind}:${fold(mistake.data.right)}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    mistakes.push(mistake.data);
+    if (mistakes.length === MAX_MISTAKES_PER_TURN) break;
+  }
+  return mistakes;
+}
+
+export type LearnerTurn = {
+  userId: string;
+  text: string;
+  source: Exclude<NotebookSource, "pronunciation" | "flashcards">;
+  conversationId: string | null;
+  messageId: string | null;
+};
+
+export type StoredMistake = {
+  kind: NotebookKind;
+  wrong: string;
+  right: string;
+  explanation: string;
+  alternatives: string[];
+  details?: NotebookDetails;
+};
+
+/**
+ * Stores a turn's mistakes in one statement: a new one is a new entry, one already there counts once more and
+ * points at this turn, and one the learner dismissed as a wrong correction stays dismissed (and uncounted).
+ */
+export async function storeMistakes(
+  db: Database,
+  turn: Pick<LearnerTurn, "userId" | "conversationId" | "messageId"> & { source: NotebookSource },
+  mistakes: StoredMistake[],
+): Promise<void> {
+  if (mistakes.length === 0) return;
+  await db
+    .insert(notebookEntries)
+    .values(
+      mistakes.map((m) => ({
+        userId: turn.userId,
+        kind: m.kind,
+        wrong: m.wrong,
+        right: m.right,
+        rightKey: fold(m.right),
+        explanation: m.explanation,
+        alternatives: m.alternatives,
+        source: turn.source,
+        conversationId: turn.conversationId,
+        messageId: turn.messageId,
+        details: m.details ?? null,
+      })),
+    )
+    .onConflictDoUpdate({
+      target: [notebookEntries.userId, notebookEntries.kind, notebookEntries.rightKey],
+      set: {
+        count: sql`${notebookEntries.count} + 1`,
+        wrong: sql`excluded.wrong`,
+        source: sql`excluded.source`,
+        conversationId: sql`excluded.conversation_id`,
+        messageId: sql`excluded.message_id`,
+        explanation: sql`excluded.explanation`,
+        details: sql`excluded.details`,
+        lastSeenAt: sql`now()`,
+        // Made again after "Já sei": back to practice.
+        state: sql`case when ${notebookEntries.state} = 'mastered' then 'practising' else ${notebookEntries.state} end`,
+      },
+      setWhere: sql`${notebookEntries.dismissedAt} is null`,
+    });
+}
+
+/**
+ * Reviews one learner turn and stores its mistakes. Never throws: the chat has answered already, and a review that
+ * fails (no structured provider, a timeout, a malformed answer) only means no entry; it is logged.
+ */
+export async function reviewLearnerTurn(db: Database, providers: AiProviders, turn: LearnerTurn, signal?: AbortSignal): Promise<number> {
+  if (!providers.structured || !turn.text.trim()) return 0;
+  try {
+    const answer = await providers.structured.completeJson({
+      messages: [
+        { role: "system", content: REVIEW_PROMPT },
+        { role: "user", content: turn.text },
+      ],
+      schema: REVIEW_SCHEMA,
+      maxTokens: REVIEW_MAX_TOKENS,
+      signal,
+    });
+    const mistakes = mistakesOf(answer, turn.text);
+    if (mistakes === null) {
+      console.warn("notebook: the review answer is malformed; nothing stored");
+      return 0;
+    }
+    await storeMistakes(db, turn, mistakes);
+    return mistakes.length;
+  } catch (error) {
+    console.warn("notebook: review failed", error instanceof Error ? error.message : error);
+    return 0;
+  }
+}
+
+/** Below this accuracy (0–100), a word of a pronunciation attempt is a mistake to practise. */
+export const PRONUNCIATION_MISTAKE_BELOW = 60;
+
+/**
+ * A scored pronunciation attempt's weak words become `pronunciation` entries (the word, with the level, the sentence
+ * and the score); a word already there counts once more. Never throws: the attempt is scored either way.
+ */
+export async function notePronunciationAttempt(
+  db: Database,
+  attempt: { userId: string; level: number; sentence: string; words: { word: string; accuracyScore: number; errorType: string }[] },
+): Promise<void> {
+  const weak = new Map<string, StoredMistake>();
+  for (const { word, accuracyScore, errorType } of attempt.words) {
+    const clean = word.replace(/^[^\p{L}']+|[^\p{L}']+$/gu, "");
+    if (errorType === "Insertion" || !clean || accuracyScore >= PRONUNCIATION_MISTAKE_BELOW || clean.length > NOTEBOOK_LIMITS.right) continue;
+    const score = Math.round(accuracyScore);
+    weak.set(fold(clean), {
+      kind: "pronunciation",
+      wrong: clean,
+      right: clean,
+      explanation: `Sua pronúncia de “${clean}” teve nota ${score} de 100 no nível ${attempt.level}.`,
+      alternatives: [],
+      details: { level: attempt.level, sentence: attempt.sentence, score },
+    });
+  }
+  try {
+    await storeMistakes(db, { userId: attempt.userId, source: "pronunciation", conversationId: null, messageId: null }, [...weak.values()]);
+  } catch (error) {
+    console.error("notebook: could not note a pronunciation attempt", error);
+  }
+}
