@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite — typecheck, lint (eslint, prettier --check), unit + integration tests
-// (vitest, PGlite), production build, a smoke run of the benches, then end-to-end journeys (Playwright on
-// Debian's Chromium against `wrangler dev`), each with JavaScript on and off. Ends with one line: "N passed, N failed".
+// (vitest, PGlite), production build, then end-to-end journeys (Playwright on Debian's Chromium against
+// `wrangler dev`), each with JavaScript on and off. The benches' smoke run is `npm run bench:smoke`: at ~110 s it
+// pushed CI past its 30 minutes, and the benches stay type-checked here. Ends with one line: "N passed, N failed".
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 
@@ -67,10 +68,6 @@ if (run("npx", ["react-router", "build"]) !== 0) {
   console.error("[test] build failed");
   process.exit(1);
 }
-
-// Every bench once with tiny counts against the build, so one that no longer runs against the app fails here.
-step("benches (smoke)");
-if (run("node", ["bench/smoke.mjs"]) !== 0) failedSteps++;
 
 step("end-to-end (playwright, JS on and off)");
 run("npx", ["playwright", "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: ".cache/playwright.json" });
