@@ -13,6 +13,7 @@ CREATE TABLE "notebook_entries" (
 	"details" jsonb,
 	"count" integer DEFAULT 1 NOT NULL,
 	"state" text DEFAULT 'new' NOT NULL,
+	"mastered_at" timestamp with time zone,
 	"dismissed_at" timestamp with time zone,
 	"due" timestamp with time zone DEFAULT now() NOT NULL,
 	"stability" real DEFAULT 0 NOT NULL,

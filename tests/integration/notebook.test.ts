@@ -218,3 +218,41 @@ describe("/caderno", () => {
     expect(await page(await insertLearner(db))).toEqual({ groups: [], total: 0 });
   });
 });
+
+describe("the admin's figures", () => {
+  it("entries per learner this week, the share dismissed per kind, the share mastered within 30 days — in the one statement", async () => {
+    const { loadAnalytics } = await import("~/features/admin/console.server");
+    const now = new Date("2031-03-20T12:00:00Z"); // after every other test's rows: only these count as old
+    const day = 24 * 60 * 60_000;
+    const at = (daysAgo: number) => new Date(now.getTime() - daysAgo * day);
+    const base = await loadAnalytics(db, now);
+    const [a, b] = [await newLearner(), await newLearner()];
+    const row = (userId: string, right: string, over: Partial<typeof notebookEntries.$inferInsert>) => ({
+      userId,
+      kind: "grammar" as const,
+      wrong: "x",
+      right,
+      rightKey: right,
+      explanation: "e",
+      alternatives: ["1", "2", "3"],
+      source: "chat" as const,
+      ...over,
+    });
+    await db
+      .insert(notebookEntries)
+      .values([
+        row(a.id, "this week 1", { createdAt: at(1) }),
+        row(a.id, "this week 2", { createdAt: at(2), kind: "spelling", dismissedAt: at(1) }),
+        row(b.id, "this week 3", { createdAt: at(3) }),
+        row(a.id, "old, mastered in 10 days", { createdAt: at(50), state: "mastered", masteredAt: at(40) }),
+        row(a.id, "old, mastered in 35 days", { createdAt: at(50), state: "mastered", masteredAt: at(15) }),
+        row(b.id, "old, not mastered", { createdAt: at(31) }),
+      ]);
+    const { notebook } = await loadAnalytics(db, now);
+    expect([notebook.entries7Days - base.notebook.entries7Days, notebook.learners7Days - base.notebook.learners7Days]).toEqual([3, 2]);
+    const kind = (k: string) => notebook.dismissedByKind.find((r) => r.kind === k)!;
+    expect(kind("spelling")).toEqual({ kind: "spelling", total: 1, dismissed: 1 });
+    expect(kind("grammar").total - base.notebook.dismissedByKind.find((r) => r.kind === "grammar")!.total).toBe(2);
+    expect(notebook.mastered30).toEqual({ eligible: base.notebook.mastered30.eligible + 3, mastered: base.notebook.mastered30.mastered + 1 });
+  });
+});

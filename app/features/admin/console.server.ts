@@ -3,6 +3,7 @@
 // Postgres; no user row comes to the worker). Definitions: decision 0015.
 import { asc, eq, sql } from "drizzle-orm";
 import { data, type AppLoadContext } from "react-router";
+import { notebookColumns, readNotebookAnalytics, type NotebookAnalytics } from "~/features/notebook";
 import { requireAdmin } from "~/server/auth.server";
 import { jsonValue, rowsOf, type DbOrTx } from "~/server/db.server";
 import { forgetFlags } from "~/server/flags.server";
@@ -45,6 +46,8 @@ export type Analytics = {
   signupsPerDay: { day: string; count: number }[];
   /** Sign-up cohorts' retention and current streaks (habit.server.ts has the definitions). */
   habit: HabitAnalytics;
+  /** Meu caderno's figures (features/notebook/admin/analytics.server.ts has the definitions). */
+  notebook: NotebookAnalytics;
 };
 
 /** Days of the sign-up series (today included), on the São Paulo calendar. */
@@ -82,7 +85,8 @@ export async function loadAnalytics(db: DbOrTx, now = new Date()): Promise<Analy
         left join (select (created_at at time zone 'America/Sao_Paulo')::date as d, count(*)::int as n from users
                    where created_at >= ${now}::timestamptz - interval '${sql.raw(String(SIGNUP_DAYS + 1))} days' group by 1) signups
           on signups.d = day::date) as signups,
-      ${habitColumns(now)}`);
+      ${habitColumns(now)},
+      ${notebookColumns(now)}`);
   const row = rowsOf(result)[0]!;
   return {
     totalUsers: Number(row.total_users),
@@ -98,6 +102,7 @@ export async function loadAnalytics(db: DbOrTx, now = new Date()): Promise<Analy
     refunds30Days: Number(row.refunds30),
     signupsPerDay: jsonValue<{ day: string; count: number }[]>(row.signups) ?? [],
     habit: readHabit(row, now),
+    notebook: readNotebookAnalytics(row),
   };
 }
 

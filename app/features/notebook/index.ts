@@ -2,3 +2,4 @@
 // the server side of /caderno for its route. The page is ./ui/NotebookPage.
 export { notePronunciationAttempt, reviewLearnerTurn, type LearnerTurn } from "./review.server";
 export { loadNotebookPage, notebookAction } from "./page.server";
+export { notebookColumns, readNotebookAnalytics, type NotebookAnalytics } from "./admin/analytics.server";

@@ -78,7 +78,11 @@ export async function notebookAction({ request, context }: Args) {
   const changed =
     intent === "dismiss"
       ? await context.db.update(notebookEntries).set({ dismissedAt: new Date() }).where(mine).returning({ id: notebookEntries.id })
-      : await context.db.update(notebookEntries).set({ state: "mastered" }).where(mine).returning({ id: notebookEntries.id });
+      : await context.db
+          .update(notebookEntries)
+          .set({ state: "mastered", masteredAt: new Date() })
+          .where(mine)
+          .returning({ id: notebookEntries.id });
   if (changed.length === 0) throw notFound(NOTEBOOK_TEXTS.notFound);
   const toast =
     intent === "dismiss"

@@ -158,6 +158,7 @@ export async function storeMistakes(
         lastSeenAt: sql`now()`,
         // Made again after "Já sei": back to practice.
         state: sql`case when ${notebookEntries.state} = 'mastered' then 'practising' else ${notebookEntries.state} end`,
+        masteredAt: sql`null`,
       },
       setWhere: sql`${notebookEntries.dismissedAt} is null`,
     });

@@ -46,6 +46,8 @@ export const notebookEntries = pgTable(
     /** How many times it was made. */
     count: integer("count").notNull().default(1),
     state: text("state", { enum: NOTEBOOK_STATES }).notNull().default("new"),
+    /** When "Já sei" (or, later, FSRS) marked it mastered; the admin's "mastered within 30 days". */
+    masteredAt: timestamp("mastered_at", { withTimezone: true }),
     /** "Essa correção está errada": kept (counted, and never added again), never shown. */
     dismissedAt: timestamp("dismissed_at", { withTimezone: true }),
     // FSRS, ts-fsrs field names in snake case (as flashcard_memory).

@@ -2,6 +2,7 @@
 import { Link, useLoaderData } from "react-router";
 import { consoleAction, loadConsolePage } from "~/features/admin";
 import { AdminConsole, configClientAction } from "~/features/admin/ui/AdminConsole";
+import { NotebookPanel } from "~/features/notebook/admin/NotebookPanel";
 import type { RouteHandle } from "~/lib/access";
 import type { Route } from "./+types/config.admin";
 
@@ -23,7 +24,11 @@ export default function ConfigAdminTab() {
         </Link>
         .
       </p>
-      <AdminConsole data={useLoaderData<typeof loader>()} action="/config/admin" />
+      <AdminConsole
+        data={useLoaderData<typeof loader>()}
+        action="/config/admin"
+        panels={(analytics) => <NotebookPanel data={analytics.notebook} />}
+      />
     </>
   );
 }

@@ -1,7 +1,7 @@
 // The admin console's first screen, shared by /admin and /config/admin: the app_config toggles (each its
 // own form: a submit switch that works without JS; with JS an optimistic fetcher that rolls back and
 // says 'Falha ao atualizar configuração. Tente novamente.' when the server refuses) and the analytics.
-import { useEffect } from "react";
+import { useEffect, type ReactNode } from "react";
 import { isRouteErrorResponse, useActionData, useFetcher, type ClientActionFunctionArgs } from "react-router";
 import { SubmitButton } from "~/components/button";
 import { cn } from "~/components/cn";
@@ -47,7 +47,8 @@ const CONFIG_LABELS: Record<string, string> = {
   signup_enabled: "Cadastro aberto",
 };
 
-export function AdminConsole({ data, action }: { data: ConsoleData; action: string }) {
+/** `panels`: what other features add to the analytics (their routes compose them, e.g. Meu caderno's). */
+export function AdminConsole({ data, action, panels }: { data: ConsoleData; action: string; panels?: (analytics: Analytics) => ReactNode }) {
   const actionData = useActionData<ConfigActionData>();
   const [title, description] = actionData?.result.error?.[""] ?? [];
   return (
@@ -66,7 +67,7 @@ export function AdminConsole({ data, action }: { data: ConsoleData; action: stri
           ))}
         </ul>
       </section>
-      <AnalyticsPanel analytics={data.analytics} />
+      <AnalyticsPanel analytics={data.analytics} panels={panels} />
     </div>
   );
 }
@@ -158,7 +159,7 @@ const FEATURE_LABELS: Record<string, string> = {
   pronunciation_attempt: "Pronúncia",
 };
 
-export function AnalyticsPanel({ analytics }: { analytics: Analytics | null }) {
+export function AnalyticsPanel({ analytics, panels }: { analytics: Analytics | null; panels?: (analytics: Analytics) => ReactNode }) {
   return (
     <section aria-labelledby="admin-analytics-title">
       <h2 id="admin-analytics-title" className="text-xl font-bold">
@@ -214,6 +215,7 @@ export function AnalyticsPanel({ analytics }: { analytics: Analytics | null }) {
             </div>
           </div>
           <HabitPanel habit={analytics.habit} />
+          {panels?.(analytics)}
         </>
       )}
     </section>
