@@ -387,6 +387,8 @@ async function replayWithoutScripts(page: Page): Promise<Page> {
   await replay.route(url, (route) => route.fulfill({ body: html, contentType: "text/html; charset=utf-8" }));
   await replay.route(/\.js(\?|$)/, (route) => route.abort());
   await replay.goto(url);
+  // Judged at rest: a toast fading in would otherwise be measured mid-animation, at part of its contrast.
+  await replay.addStyleTag({ content: "*, *::before, *::after { animation: none !important; transition: none !important; }" });
   return replay;
 }
 

@@ -214,6 +214,17 @@ describe("/caderno", () => {
     expect((await entriesOf(owner.id)).map((e) => e.dismissed)).toEqual([false]);
   });
 
+  it("reads the page in 2 statements: the session's and the entries'", async () => {
+    const user = await insertLearner(db);
+    await say(user, "I have 20 years and people is nice");
+    await page(user); // the first page load may also refresh the session
+    const before = world.queryCount();
+    expect((await page(user)).total).toBe(2);
+    const statements = world.queryCount() - before;
+    expect(statements).toBeLessThanOrEqual(2);
+    console.info(`/caderno: ${statements} statements`);
+  });
+
   it("an empty notebook is an empty page", async () => {
     expect(await page(await insertLearner(db))).toEqual({ groups: [], total: 0 });
   });

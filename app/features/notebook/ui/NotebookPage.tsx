@@ -73,21 +73,20 @@ function Entry({ entry }: { entry: NotebookEntryView }) {
         · {timesLabel(entry.count)} · <span data-testid="notebook-state">{STATE_LABELS[entry.state]}</span>
       </p>
       <div className="mt-3 flex flex-wrap gap-2">
-        {entry.state !== "mastered" && (
-          <Form method="post">
-            <input type="hidden" name="entryId" value={entry.id} />
-            <Button type="submit" name="intent" value="master" variant="secondary" size="sm">
-              {T.master}
-            </Button>
-          </Form>
-        )}
-        <Form method="post">
-          <input type="hidden" name="entryId" value={entry.id} />
-          <Button type="submit" name="intent" value="dismiss" variant="ghost" size="sm">
-            {T.dismiss}
-          </Button>
-        </Form>
+        {entry.state !== "mastered" && <EntryForm entryId={entry.id} intent="master" label={T.master} variant="secondary" />}
+        <EntryForm entryId={entry.id} intent="dismiss" label={T.dismiss} variant="ghost" />
       </div>
     </li>
+  );
+}
+
+function EntryForm(props: { entryId: string; intent: "master" | "dismiss"; label: string; variant: "secondary" | "ghost" }) {
+  return (
+    <Form method="post">
+      <input type="hidden" name="entryId" value={props.entryId} />
+      <Button type="submit" name="intent" value={props.intent} variant={props.variant} size="sm">
+        {props.label}
+      </Button>
+    </Form>
   );
 }
