@@ -130,7 +130,7 @@ describe("a flashcard game and a Revisão finished", () => {
       .select({ cardId: flashcardQuestions.cardId })
       .from(flashcardQuestions)
       .where(and(eq(flashcardQuestions.gameId, gameId), eq(flashcardQuestions.position, position)));
-    const form = { intent: "answer", position: String(position), optionId: question!.cardId, ...extra };
+    const form = { intent: "answer", position: String(position), optionId: question!.cardId!, ...extra };
     return call<FlashcardActionData>(() =>
       gameRoute.action(args(request(`/flashcard-v2/${gameId}`, { jar: who.jar, form }), ctx(), { gameId })),
     );

@@ -64,7 +64,7 @@ async function rightAnswer(gameId: string, position: number) {
     .select({ cardId: flashcardQuestions.cardId, optionIds: flashcardQuestions.optionIds })
     .from(flashcardQuestions)
     .where(and(eq(flashcardQuestions.gameId, gameId), eq(flashcardQuestions.position, position)));
-  return { right: row!.cardId, wrong: row!.optionIds.find((id) => id !== row!.cardId)! };
+  return { right: row!.cardId!, wrong: row!.optionIds.find((id) => id !== row!.cardId)! };
 }
 
 const formErrors = (data: unknown) => (data as FlashcardActionData).result.error?.[""];

@@ -46,7 +46,7 @@ async function rightAnswer(gameId: string, position: number) {
     .select({ cardId: flashcardQuestions.cardId })
     .from(flashcardQuestions)
     .where(and(eq(flashcardQuestions.gameId, gameId), eq(flashcardQuestions.position, position)));
-  return row!.cardId;
+  return row!.cardId!;
 }
 
 async function memoryOf(userId: string, cardId: string) {

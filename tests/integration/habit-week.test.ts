@@ -86,7 +86,7 @@ async function playGame(who: TestLearner, form: Record<string, string>, miss: nu
   const questions = await db.select().from(flashcardQuestions).where(eq(flashcardQuestions.gameId, gameId)).orderBy(flashcardQuestions.position);
   for (const question of questions) {
     const wrong = question.optionIds.find((id) => id !== question.cardId)!;
-    const optionId = miss.includes(question.position) ? wrong : question.cardId;
+    const optionId = miss.includes(question.position) ? wrong : question.cardId!;
     const form = { intent: "answer", position: String(question.position), optionId };
     const answered = await call(() => gameRoute.action(args(request(`/flashcard-v2/${gameId}`, { jar: who.jar, form }), ctx(), { gameId })));
     expect(answered.status).toBe(303);

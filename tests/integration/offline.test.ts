@@ -6,7 +6,7 @@
 import { statSync } from "node:fs";
 import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { nextMemory, type Memory } from "~/features/flashcards/plan";
+import { nextMemory, type Memory } from "~/lib/fsrs";
 import {
   flashcardCards,
   flashcardCategories,
@@ -391,7 +391,7 @@ describe("syncing answers", () => {
     expect(questions.map((q) => [q.answerKey, q.cardId, q.chosenId, q.correct])).toEqual(
       played.answers.map((a) => [a.key, a.cardId, a.chosenId, a.chosenId === a.cardId]),
     );
-    expect(questions.every((q) => q.optionIds.length === 4 && q.optionIds.includes(q.cardId))).toBe(true);
+    expect(questions.every((q) => q.optionIds.length === 4 && q.optionIds.includes(q.cardId!))).toBe(true);
     expect((await ledgerOf(who.id)).map((l) => [l.delta, l.reason, l.ref])).toEqual([[-1, "flashcards", played.game.id]]);
     const [user] = await db.select({ played: users.flashcardsPlayed }).from(users).where(eq(users.id, who.id));
     expect(user!.played).toBe(1);

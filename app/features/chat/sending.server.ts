@@ -24,7 +24,7 @@ import {
   type SessionRecheck,
   type UserRef,
 } from "~/features/conversation";
-import { chatConversations, chatMessages } from "~/features/conversation";
+import { chatConversations, chatMessages, type ConversationFocusItem } from "~/features/conversation";
 import { lessons } from "~/features/courses";
 import { reviewLearnerTurn } from "~/features/notebook";
 import { validateAudioBlob } from "~/lib/audio/validate";
@@ -143,7 +143,7 @@ const modeFlagKey = sql.join(
  */
 function sendGate(userId: string, conversationId: string, sessionOk: SQL) {
   return sql`
-    select c.id, c.user_id, c.mode, c.lesson_id, c.created_at, c.updated_at,
+    select c.id, c.user_id, c.mode, c.lesson_id, c.created_at, c.updated_at, c.focus,
       l.title as lesson_title, l.description as lesson_description,
       session.ok as session_ok,
       coalesce((select ac.config_value from ${appConfig} ac where ac.config_key = ${modeFlagKey}), true) and session.ok as allowed,
@@ -194,6 +194,7 @@ async function payForMessage(
     lessonId: (row.lesson_id as string | null) ?? null,
     createdAt: new Date(row.created_at as string),
     updatedAt: new Date(row.updated_at as string),
+    focus: jsonValue<ConversationFocusItem[] | null>(row.focus) ?? [],
     lesson:
       row.lesson_title == null ? null : { title: String(row.lesson_title), description: (row.lesson_description as string | null) ?? null },
   };

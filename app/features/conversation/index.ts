@@ -1,6 +1,6 @@
 // The conversation core: what the text chat and Conversa ao vivo share — the conversations and messages tables, the
 // modes, Nika's prompts, a learner's conversations and their pages' guard. Both import it; neither imports the other.
-export { chatConversations, chatMessages } from "./tables";
+export { chatConversations, chatMessages, type ConversationFocusItem } from "./tables";
 export {
   assertModeEnabled,
   AUTH_ERROR_TITLE,

@@ -1,9 +1,16 @@
 // The conversations with Nika and their messages, shared by the text chat and Conversa ao vivo (both reach them
 // through ~/features/conversation). A lesson's conversation points at its lesson (~/features/courses).
 import { sql } from "drizzle-orm";
-import { check, index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { check, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { lessons } from "~/features/courses";
 import { timestamps, users } from "~/server/schema";
+
+/**
+ * A learner's mistake a conversation brings back (spec: Nika creates a chance to use the right form, never lists
+ * it). Chosen when the conversation starts, from "Meu caderno"'s due entries, and kept so every turn's prompt and
+ * the conversation's summary see the same ones.
+ */
+export type ConversationFocusItem = { entryId: string; kind: string; wrong: string; right: string };
 
 export const CHAT_MODE_IDS = ["portuguese", "english", "game", "roleplay", "english-test", "lesson"] as const;
 
@@ -18,6 +25,8 @@ export const chatConversations = pgTable(
     lessonId: uuid("lesson_id").references(() => lessons.id, { onDelete: "set null" }),
     /** When a request took the greeting (one at a time; a claim older than GREETING_CLAIM_TTL_SECONDS is free again). */
     greetingClaimedAt: timestamp("greeting_claimed_at", { withTimezone: true }),
+    /** Up to 5 due mistakes this conversation brings back (empty: none were due). */
+    focus: jsonb("focus").$type<ConversationFocusItem[]>().notNull().default([]),
     ...timestamps,
   },
   (t) => [

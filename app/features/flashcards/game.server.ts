@@ -5,8 +5,9 @@ import { sql } from "drizzle-orm";
 import { recordActivitySafely } from "~/server/activity.server";
 import { spendCreditsThen } from "~/server/credits.server";
 import { jsonValue, rowsOf, type DbOrTx } from "~/server/db.server";
+import { memoryFromRow, nextMemory } from "~/lib/fsrs";
 import { cardAudioUrl, cardImageUrl, categoryTileUrl, type MediaRefs } from "./content.server";
-import { groupCount, nextMemory, OPTIONS_PER_QUESTION, planQuestions, QUESTIONS_PER_GAME, shuffle, type Memory, type PlanCard } from "./plan";
+import { groupCount, OPTIONS_PER_QUESTION, planQuestions, QUESTIONS_PER_GAME, shuffle, type PlanCard } from "./plan";
 
 /** Ledger reason of a game's credit. */
 export const FLASHCARDS_CREDIT_REASON = "flashcards";
@@ -325,22 +326,6 @@ export async function answerQuestion(
     answeredCount: Number(answered.answered_count),
     correctCount: Number(answered.correct_count),
     finished,
-  };
-}
-
-/** A flashcard_memory row's FSRS state as selected (its columns under their own names), or null when there is none. */
-export function memoryFromRow(row: Record<string, unknown>): Memory | null {
-  if (row.due === null || row.due === undefined) return null;
-  return {
-    due: new Date(String(row.due)),
-    stability: Number(row.stability),
-    difficulty: Number(row.difficulty),
-    elapsed_days: Number(row.elapsed_days),
-    scheduled_days: Number(row.scheduled_days),
-    reps: Number(row.reps),
-    lapses: Number(row.lapses),
-    state: Number(row.state),
-    last_review: row.last_review ? new Date(String(row.last_review)) : null,
   };
 }
 

@@ -17,9 +17,9 @@ export function flashcardsPreloadUrls(): string[] {
 /**
  * Offline practice (features/offline) issues bundles and syncs their answers by the online game's own rules: which
  * cards are due and playable, how options are drawn, where media lives and what it weighs, the credit's ledger
- * reason, the refusals' texts and the memory (FSRS) after an answer.
+ * reason, and the refusals' texts (the memory after an answer is ~/lib/fsrs).
  */
 export { cardAudioUrl, cardImageUrl, FEEDBACK, shippedBytes } from "./content.server";
-export { FLASHCARDS_CREDIT_REASON, memoryFromRow, playableCategories, reviewCards, type GameTarget, type PoolCard } from "./game.server";
-export { groupCount, nextMemory, OPTIONS_PER_QUESTION, planQuestions, QUESTIONS_PER_GAME, shuffle, type Memory } from "./plan";
+export { FLASHCARDS_CREDIT_REASON, playableCategories, reviewCards, type GameTarget, type PoolCard } from "./game.server";
+export { groupCount, OPTIONS_PER_QUESTION, planQuestions, QUESTIONS_PER_GAME, shuffle } from "./plan";
 export { REFUSALS } from "./texts";

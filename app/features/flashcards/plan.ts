@@ -1,7 +1,6 @@
 // The rules of a flashcard game that need no database: which cards are asked, which options each
-// question shows, the result tier and the learner's memory of a card (FSRS). Pure and seeded by a
+// question shows and the result tier (a card's memory is ~/lib/fsrs). Pure and seeded by a
 // `random` function, so tests can pin them.
-import { createEmptyCard, fsrs, Rating, type Card } from "ts-fsrs";
 import { OPTIONS_PER_QUESTION } from "./game-rules";
 
 export { OPTIONS_PER_QUESTION, QUESTIONS_PER_GAME } from "./game-rules";
@@ -47,30 +46,3 @@ export function planQuestions(asked: readonly PlanCard[], pool: readonly PlanCar
 export const groupCount = (cards: readonly PlanCard[]) => new Set(cards.map((card) => card.distractorGroup)).size;
 
 export { percentOf, tierOf, type Tier } from "./game-rules";
-
-// ——— memory (FSRS, no short-term steps: a miss is due again soon, a hit later and later) ———
-
-export type Memory = Pick<Card, "due" | "stability" | "difficulty" | "elapsed_days" | "scheduled_days" | "reps" | "lapses" | "state"> & {
-  last_review?: Date | null;
-};
-
-const scheduler = fsrs({ enable_short_term: false });
-
-/** The card's memory after one answer (`previous` null: first time seen). */
-export function nextMemory(previous: Memory | null, correct: boolean, now: Date): Memory {
-  const card: Card = previous
-    ? { ...createEmptyCard(now), ...previous, last_review: previous.last_review ?? undefined, learning_steps: 0 }
-    : createEmptyCard(now);
-  const { card: next } = scheduler.next(card, now, correct ? Rating.Good : Rating.Again);
-  return {
-    due: next.due,
-    stability: next.stability,
-    difficulty: next.difficulty,
-    elapsed_days: next.elapsed_days,
-    scheduled_days: next.scheduled_days,
-    reps: next.reps,
-    lapses: next.lapses,
-    state: next.state,
-    last_review: next.last_review ?? now,
-  };
-}

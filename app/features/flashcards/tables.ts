@@ -17,6 +17,7 @@ import {
   uuid,
   type AnyPgColumn,
 } from "drizzle-orm/pg-core";
+import { notebookEntries } from "~/features/notebook";
 import { timestamps, users } from "~/server/schema";
 
 export const flashcardCategories = pgTable("flashcard_categories", {
@@ -92,18 +93,25 @@ export const flashcardQuestions = pgTable(
       .references(() => flashcardGames.id, { onDelete: "cascade" }),
     /** 0-based order in the game. */
     position: smallint("position").notNull(),
-    cardId: uuid("card_id")
-      .notNull()
-      .references(() => flashcardCards.id, { onDelete: "cascade" }),
-    /** The 4 options (card ids, the right one among them), in the order shown. */
+    /** A picture card's question; or, in Revisão, a correction card's: one of the two. */
+    cardId: uuid("card_id").references(() => flashcardCards.id, { onDelete: "cascade" }),
+    entryId: uuid("entry_id").references(() => notebookEntries.id, { onDelete: "cascade" }),
+    /** A picture card's 4 options (card ids, the right one among them), in the order shown; empty for a correction. */
     optionIds: uuid("option_ids").array().notNull(),
+    /** A correction card's 4 options (the right form and its 3 alternatives), in the order shown. */
+    optionTexts: text("option_texts").array(),
     chosenId: uuid("chosen_id"),
+    /** The correction option chosen (0-based in option_texts). */
+    chosenIndex: smallint("chosen_index"),
     correct: boolean("correct"),
     answeredAt: timestamp("answered_at", { withTimezone: true }),
     /** The idempotency key of an answer given offline: a synced answer is stored once however often it is sent. */
     answerKey: uuid("answer_key").unique(),
   },
-  (t) => [primaryKey({ columns: [t.gameId, t.position] })],
+  (t) => [
+    primaryKey({ columns: [t.gameId, t.position] }),
+    check("flashcard_questions_card_or_entry", sql`(${t.cardId} is null) <> (${t.entryId} is null)`),
+  ],
 );
 
 /** A learner's memory of a card (FSRS state, ts-fsrs field names in snake case). */
@@ -128,6 +136,8 @@ export const flashcardMemory = pgTable(
     lastReview: timestamp("last_review", { withTimezone: true }),
     /** Whether the last answer was wrong (the result screen and the review pick these first). */
     lastMissed: boolean("last_missed").notNull().default(false),
+    /** Answers given wrong, ever: the second makes the word a "Meu caderno" entry. */
+    missCount: integer("miss_count").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.userId, t.cardId] }), index("flashcard_memory_due_idx").on(t.userId, t.due)],
 );
@@ -146,6 +156,8 @@ export const offlineBundles = pgTable(
     kind: text("kind", { enum: ["category", "review"] }).notNull(),
     categorySlug: text("category_slug").references(() => flashcardCategories.slug, { onDelete: "set null" }),
     cards: jsonb("cards").$type<Record<string, string[]>>().notNull(),
+    /** Revisão's correction cards: entry id → the 4 option texts as the bundle shows them. */
+    entries: jsonb("entries").$type<Record<string, string[]>>().notNull().default({}),
     issuedAt: timestamp("issued_at", { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   },

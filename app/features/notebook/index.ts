@@ -3,3 +3,4 @@
 export { notePronunciationAttempt, reviewLearnerTurn, type LearnerTurn } from "./review.server";
 export { loadNotebookPage, notebookAction } from "./page.server";
 export { notebookColumns, readNotebookAnalytics, type NotebookAnalytics } from "./admin/analytics.server";
+export { notebookEntries, notebookSightings } from "./tables";

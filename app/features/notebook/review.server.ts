@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { AiProviders, JsonSchemaSpec } from "~/server/ai/index.server";
 import type { Database } from "~/server/db.server";
-import { NOTEBOOK_LIMITS, notebookEntries, type NotebookDetails, type NotebookKind, type NotebookSource } from "./tables";
+import { NOTEBOOK_LIMITS, notebookEntries, notebookSightings, type NotebookDetails, type NotebookKind, type NotebookSource } from "./tables";
 
 /** The kinds a review may find (pronunciation comes from the game's scores, not from text). */
 export const REVIEW_KINDS = ["grammar", "vocabulary", "word_choice", "false_friend", "portuguese_word", "spelling"] as const;
@@ -120,7 +120,8 @@ export type StoredMistake = {
 
 /**
  * Stores a turn's mistakes in one statement: a new one is a new entry, one already there counts once more and
- * points at this turn, and one the learner dismissed as a wrong correction stays dismissed (and uncounted).
+ * points at this turn, and one the learner dismissed as a wrong correction stays dismissed (and uncounted). A turn of
+ * a conversation also notes each one as made there (its summary lists them).
  */
 export async function storeMistakes(
   db: Database,
@@ -128,7 +129,7 @@ export async function storeMistakes(
   mistakes: StoredMistake[],
 ): Promise<void> {
   if (mistakes.length === 0) return;
-  await db
+  const stored = await db
     .insert(notebookEntries)
     .values(
       mistakes.map((m) => ({
@@ -161,7 +162,24 @@ export async function storeMistakes(
         masteredAt: sql`null`,
       },
       setWhere: sql`${notebookEntries.dismissedAt} is null`,
-    });
+    })
+    .returning({ id: notebookEntries.id });
+  const { conversationId } = turn;
+  if (conversationId && stored.length > 0) {
+    await db
+      .insert(notebookSightings)
+      .values(stored.map(({ id }) => ({ userId: turn.userId, entryId: id, conversationId, messageId: turn.messageId, kind: "made" as const })));
+  }
+}
+
+/** The sentence of the learner's text the mistake is in (a correction card shows it), at most `max` characters. */
+export function sentenceAround(text: string, wrong: string, max = 300): string {
+  const sentences = text.split(/(?<=[.!?])\s+/).map((sentence) => sentence.trim());
+  const found = sentences.find((sentence) => fold(sentence).includes(fold(wrong))) ?? text.trim();
+  if (found.length <= max) return found;
+  const at = Math.max(0, found.toLowerCase().indexOf(wrong.toLowerCase()));
+  const start = Math.max(0, Math.min(at - Math.floor((max - wrong.length) / 2), found.length - max));
+  return found.slice(start, start + max);
 }
 
 /**
@@ -185,7 +203,11 @@ export async function reviewLearnerTurn(db: Database, providers: AiProviders, tu
       console.warn("notebook: the review answer is malformed; nothing stored");
       return 0;
     }
-    await storeMistakes(db, turn, mistakes);
+    await storeMistakes(
+      db,
+      turn,
+      mistakes.map((mistake) => ({ ...mistake, details: { sentence: sentenceAround(turn.text, mistake.wrong) } })),
+    );
     return mistakes.length;
   } catch (error) {
     console.warn("notebook: review failed", error instanceof Error ? error.message : error);

@@ -17,8 +17,11 @@ export type NotebookState = (typeof NOTEBOOK_STATES)[number];
 /** Field limits, also the review answer's (a longer correction is dropped, never cut). */
 export const NOTEBOOK_LIMITS = { wrong: 200, right: 200, explanation: 300, alternative: 200 } as const;
 
-/** What a game adds about where the mistake was made (a pronunciation attempt: its level, sentence and score). */
-export type NotebookDetails = { level?: number; sentence?: string; score?: number };
+/**
+ * Where the mistake was made, beyond its turn: the learner's sentence (a conversation turn's, or a pronunciation
+ * level's), a pronunciation attempt's level and score, a flashcard's card and category.
+ */
+export type NotebookDetails = { level?: number; sentence?: string; score?: number; cardId?: string; category?: string };
 
 export const notebookEntries = pgTable(
   "notebook_entries",
@@ -76,5 +79,36 @@ export const notebookEntries = pgTable(
         and char_length(${t.right}) between 1 and ${sql.raw(String(NOTEBOOK_LIMITS.right))}
         and char_length(${t.explanation}) <= ${sql.raw(String(NOTEBOOK_LIMITS.explanation))}`,
     ),
+  ],
+);
+
+export const SIGHTING_KINDS = ["made", "used_right"] as const;
+export type SightingKind = (typeof SIGHTING_KINDS)[number];
+
+/**
+ * Each time an entry shows up in a conversation: made again (a correction), or used right unprompted (an FSRS Good).
+ * What "Resumo da conversa" reads, and the exact turn an entry links to.
+ */
+export const notebookSightings = pgTable(
+  "notebook_sightings",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    entryId: uuid("entry_id")
+      .notNull()
+      .references(() => notebookEntries.id, { onDelete: "cascade" }),
+    conversationId: uuid("conversation_id")
+      .notNull()
+      .references(() => chatConversations.id, { onDelete: "cascade" }),
+    messageId: uuid("message_id").references(() => chatMessages.id, { onDelete: "set null" }),
+    kind: text("kind", { enum: SIGHTING_KINDS }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("notebook_sightings_conversation_idx").on(t.conversationId, t.createdAt),
+    index("notebook_sightings_entry_idx").on(t.entryId),
+    check("notebook_sightings_kind_check", sql`${t.kind} in ('made', 'used_right')`),
   ],
 );

@@ -13,7 +13,8 @@
 //   synced after midnight), never on a day that had ended before that, so a backdated queue saves no streak.
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { FLASHCARDS_CREDIT_REASON, memoryFromRow, nextMemory, QUESTIONS_PER_GAME, REFUSALS, type Memory } from "~/features/flashcards";
+import { FLASHCARDS_CREDIT_REASON, QUESTIONS_PER_GAME, REFUSALS } from "~/features/flashcards";
+import { memoryFromRow, nextMemory, type Memory } from "~/lib/fsrs";
 import { isUuid } from "~/lib/ids";
 import { earliestCreditableAt, recordActivitySafely } from "~/server/activity.server";
 import { spendCreditsThen } from "~/server/credits.server";
