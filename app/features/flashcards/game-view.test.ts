@@ -17,6 +17,7 @@ function question(position: number, answer: AnswerView | null = null): QuestionV
   return {
     position,
     imageUrl: `/q/${position}.svg`,
+    correction: null,
     // the third option has no recording (spoken by the browser): nothing to preload
     options: [0, 1, 2, 3].map((i) => ({
       id: `${position}-${i}`,

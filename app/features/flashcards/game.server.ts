@@ -2,10 +2,11 @@
 // the game as the learner may see it (no right answer before it is given), answering once, and the
 // learner's memory of each card (FSRS) that builds review games.
 import { sql } from "drizzle-orm";
+import { correctionReady, dueCorrectionsCount, entryMemory, entryMemoryJson, noteMissedCard, scheduleEntry, type MissedCard } from "~/features/notebook";
 import { recordActivitySafely } from "~/server/activity.server";
 import { spendCreditsThen } from "~/server/credits.server";
 import { jsonValue, rowsOf, type DbOrTx } from "~/server/db.server";
-import { memoryFromRow, nextMemory } from "~/lib/fsrs";
+import { memoryFromRow, nextMemory, type Memory } from "~/lib/fsrs";
 import { cardAudioUrl, cardImageUrl, categoryTileUrl, type MediaRefs } from "./content.server";
 import { groupCount, OPTIONS_PER_QUESTION, planQuestions, QUESTIONS_PER_GAME, shuffle, type PlanCard } from "./plan";
 
@@ -15,6 +16,7 @@ export const FLASHCARDS_CREDIT_REASON = "flashcards";
 // ——— the picker ———
 
 export type CategoryTile = { slug: string; name: string; tileUrl: string | null; cardCount: number; playable: boolean };
+/** `reviewCount`: the cards and the "Meu caderno" corrections a Revisão would ask now. */
 export type Picker = { categories: CategoryTile[]; reviewCount: number };
 
 /**
@@ -32,7 +34,7 @@ export async function loadPicker(db: DbOrTx, userId: string, now: Date): Promise
         (select count(*)::int from flashcard_cards k where k.category_slug = c.slug and ${visibleCard}) as card_count,
         (select count(distinct k.distractor_group)::int from flashcard_cards k where k.category_slug = c.slug and ${visibleCard}) as group_count,
         (select count(*)::int from flashcard_memory m join flashcard_cards k on k.id = m.card_id
-          where m.user_id = ${userId} and ${readyForReview(now)} and ${visibleCard}) as review_count
+          where m.user_id = ${userId} and ${readyForReview(now)} and ${visibleCard}) + ${dueCorrectionsCount(userId, now)} as review_count
       from flashcard_categories c
       order by c.order_index, c.slug`),
   );
@@ -93,6 +95,35 @@ async function loadPool(db: DbOrTx, userId: string, target: GameTarget, now: Dat
   };
 }
 
+/** A "Meu caderno" entry Revisão can ask now: its right form and its three alternatives. */
+type DueCorrection = { id: string; right: string; alternatives: string[] };
+
+/** Most correction cards in a Revisão that has picture cards too (the rest of the game is theirs). */
+const CORRECTIONS_WITH_CARDS = 5;
+
+async function loadDueCorrections(db: DbOrTx, userId: string, now: Date): Promise<DueCorrection[]> {
+  const rows = rowsOf(
+    await db.execute(sql`
+      select e.id, e."right", e.alternatives from notebook_entries e
+      where e.user_id = ${userId} and ${correctionReady(now)}
+      order by e.due, e.count desc limit ${QUESTIONS_PER_GAME}`),
+  );
+  return rows.map((row) => ({ id: String(row.id), right: String(row.right), alternatives: jsonValue<string[]>(row.alternatives) }));
+}
+
+/** A planned question: a picture card's (card and option ids) or a correction's (entry and option texts). */
+type PlannedRow = { card_id: string | null; entry_id: string | null; option_ids: string[]; option_texts: string[] | null };
+
+/** Picture cards and corrections one after the other while both last. */
+function interleave(cards: PlannedRow[], corrections: PlannedRow[]): PlannedRow[] {
+  const rows: PlannedRow[] = [];
+  for (let i = 0; i < Math.max(cards.length, corrections.length); i++) {
+    if (cards[i]) rows.push(cards[i]!);
+    if (corrections[i]) rows.push(corrections[i]!);
+  }
+  return rows;
+}
+
 /** Review order: ready first, then missed last time, then due soonest; only cards the learner has seen. */
 export function reviewCards<Card extends PoolCard>(pool: readonly Card[], random: () => number): Card[] {
   return shuffle(
@@ -111,8 +142,9 @@ export function playableCategories(cards: readonly PlanCard[]): Set<string> {
 }
 
 /**
- * Spends 1 credit and creates the game in one statement (or neither): up to 10 cards of the category
- * (or the learner's review cards), no repeats, 4 shuffled options each; counts `flashcards_played`.
+ * Spends 1 credit and creates the game in one statement (or neither): up to 10 cards of the category (or, for
+ * Revisão, the learner's due cards and "Meu caderno" corrections), no repeats, 4 shuffled options each; counts
+ * `flashcards_played`.
  */
 export async function startGame(
   db: DbOrTx,
@@ -124,24 +156,33 @@ export async function startGame(
   const pool = await loadPool(db, userId, target, now);
   if (!pool.exists) return { ok: false, code: "not_found", balance: null };
 
-  let asked: PoolCard[];
+  let rows: PlannedRow[];
   if (target.kind === "category") {
     if (groupCount(pool.cards) < OPTIONS_PER_QUESTION) return { ok: false, code: "too_few_cards", balance: null };
-    asked = shuffle(pool.cards, random).slice(0, QUESTIONS_PER_GAME);
+    const questions = planQuestions(shuffle(pool.cards, random).slice(0, QUESTIONS_PER_GAME), pool.cards, random);
+    if (!questions) return { ok: false, code: "too_few_cards", balance: null };
+    rows = questions.map((q) => ({ card_id: q.cardId, entry_id: null, option_ids: q.optionIds, option_texts: null }));
   } else {
-    // A category that cannot make a question (an admin hid most of it) gives no review card.
+    // Revisão: the due cards and the due "Meu caderno" corrections, mixed. A category that cannot make a question
+    // (an admin hid most of it) gives no review card.
     const playable = playableCategories(pool.cards);
-    asked = reviewCards(pool.cards, random)
-      .filter((card) => playable.has(card.categorySlug))
-      .slice(0, QUESTIONS_PER_GAME);
-    if (asked.length === 0) return { ok: false, code: "nothing_to_review", balance: null };
+    const dueCards = reviewCards(pool.cards, random).filter((card) => playable.has(card.categorySlug));
+    const corrections = (await loadDueCorrections(db, userId, now)).slice(0, dueCards.length > 0 ? CORRECTIONS_WITH_CARDS : QUESTIONS_PER_GAME);
+    const questions = planQuestions(dueCards.slice(0, QUESTIONS_PER_GAME - corrections.length), pool.cards, random);
+    if (!questions) return { ok: false, code: "too_few_cards", balance: null };
+    rows = interleave(
+      questions.map((q) => ({ card_id: q.cardId, entry_id: null, option_ids: q.optionIds, option_texts: null })),
+      corrections.map((entry) => ({
+        card_id: null,
+        entry_id: entry.id,
+        option_ids: [],
+        option_texts: shuffle([entry.right, ...entry.alternatives], random),
+      })),
+    );
+    if (rows.length === 0) return { ok: false, code: "nothing_to_review", balance: null };
   }
-  const questions = planQuestions(asked, pool.cards, random);
-  if (!questions) return { ok: false, code: "too_few_cards", balance: null };
 
-  const planned = JSON.stringify(
-    questions.map((question, position) => ({ position, card_id: question.cardId, option_ids: question.optionIds })),
-  );
+  const planned = JSON.stringify(rows.map((row, position) => ({ position, ...row })));
   const { spend, row } = await spendCreditsThen(
     db,
     userId,
@@ -149,12 +190,13 @@ export async function startGame(
     FLASHCARDS_CREDIT_REASON,
     sql`game as (
         insert into flashcard_games (user_id, category_slug, kind, question_count)
-        select id, ${target.kind === "category" ? target.slug : null}, ${target.kind}, ${questions.length} from spent
+        select id, ${target.kind === "category" ? target.slug : null}, ${target.kind}, ${rows.length} from spent
         returning id
       ), questions as (
-        insert into flashcard_questions (game_id, position, card_id, option_ids)
-        select game.id, q.position, q.card_id, q.option_ids
-        from game cross join jsonb_to_recordset(${planned}::jsonb) as q(position smallint, card_id uuid, option_ids uuid[])
+        insert into flashcard_questions (game_id, position, card_id, entry_id, option_ids, option_texts)
+        select game.id, q.position, q.card_id, q.entry_id, q.option_ids, q.option_texts
+        from game cross join jsonb_to_recordset(${planned}::jsonb)
+          as q(position smallint, card_id uuid, entry_id uuid, option_ids uuid[], option_texts text[])
       ), outcome as (select id from game)`,
     sql`flashcards_played = flashcards_played + 1`,
   );
@@ -164,10 +206,23 @@ export async function startGame(
 
 // ——— the game as the learner sees it ———
 
+/** An option: a card (its id) or a correction's form (its place, "0"–"3"). */
 export type OptionView = { id: string; word: string; audioUrl: string | null };
-/** Given only once the question is answered. */
-export type AnswerView = { chosenId: string; correctId: string; correct: boolean; word: string; translation: string };
-export type QuestionView = { position: number; imageUrl: string | null; options: OptionView[]; answer: AnswerView | null };
+/**
+ * Given only once the question is answered: the right option, and the word and its translation (a correction: the
+ * right form, and `explanation` instead of a translation).
+ */
+export type AnswerView = { chosenId: string; correctId: string; correct: boolean; word: string; translation: string; explanation?: string };
+/** A correction card's prompt: the learner's own sentence, and the words in it to highlight. */
+export type CorrectionPrompt = { sentence: string; wrong: string };
+export type QuestionView = {
+  position: number;
+  imageUrl: string | null;
+  /** Set for a "Meu caderno" correction card (then `imageUrl` is null). */
+  correction: CorrectionPrompt | null;
+  options: OptionView[];
+  answer: AnswerView | null;
+};
 export type MissedWord = { word: string; translation: string; imageUrl: string | null; audioUrl: string | null };
 export type GameView = {
   id: string;
@@ -184,13 +239,37 @@ export type GameView = {
 
 type QuestionRow = MediaRefs & {
   position: number;
-  cardId: string;
+  cardId: string | null;
   chosenId: string | null;
   correct: boolean | null;
   word: string;
   translation: string;
-  options: (Pick<MediaRefs, "audioAsset" | "audioKey"> & { id: string; word: string })[];
+  options: (Pick<MediaRefs, "audioAsset" | "audioKey"> & { id: string; word: string })[] | null;
+  /** A correction's: the learner's sentence, the highlighted words, the option texts and the one chosen. */
+  sentence: string | null;
+  wrong: string | null;
+  optionTexts: string[] | null;
+  chosenIndex: number | null;
 };
+
+/** A correction's right option ("0"–"3"). */
+const rightIndexOf = (question: Pick<QuestionRow, "optionTexts" | "word">) => String(Math.max(0, question.optionTexts?.indexOf(question.word) ?? 0));
+
+function answerOf(question: QuestionRow): AnswerView | null {
+  if (question.optionTexts) {
+    if (question.chosenIndex === null) return null;
+    return {
+      chosenId: String(question.chosenIndex),
+      correctId: rightIndexOf(question),
+      correct: Boolean(question.correct),
+      word: question.word,
+      translation: "",
+      explanation: question.translation,
+    };
+  }
+  if (question.chosenId === null || question.cardId === null) return null;
+  return { chosenId: question.chosenId, correctId: question.cardId, correct: Boolean(question.correct), word: question.word, translation: question.translation };
+}
 
 /** The learner's own game, in one statement; null for a missing game or someone else's. */
 export async function loadGame(db: DbOrTx, userId: string, gameId: string): Promise<GameView | null> {
@@ -200,12 +279,14 @@ export async function loadGame(db: DbOrTx, userId: string, gameId: string): Prom
         g.finished_at is not null as finished,
         (select json_agg(json_build_object(
             'position', q.position, 'cardId', q.card_id, 'chosenId', q.chosen_id, 'correct', q.correct,
-            'word', k.word, 'translation', k.translation,
+            'word', coalesce(k.word, e."right"), 'translation', coalesce(k.translation, e.explanation),
             'imageAsset', k.image_asset, 'imageKey', k.image_key, 'audioAsset', k.audio_asset, 'audioKey', k.audio_key,
             'options', (select json_agg(json_build_object('id', o.id, 'word', o.word, 'audioAsset', o.audio_asset, 'audioKey', o.audio_key) order by u.ord)
-                        from unnest(q.option_ids) with ordinality as u(id, ord) join flashcard_cards o on o.id = u.id)
+                        from unnest(q.option_ids) with ordinality as u(id, ord) join flashcard_cards o on o.id = u.id),
+            'sentence', e.details->>'sentence', 'wrong', e.wrong, 'optionTexts', q.option_texts, 'chosenIndex', q.chosen_index
           ) order by q.position)
-         from flashcard_questions q join flashcard_cards k on k.id = q.card_id where q.game_id = g.id) as questions
+         from flashcard_questions q left join flashcard_cards k on k.id = q.card_id left join notebook_entries e on e.id = q.entry_id
+         where q.game_id = g.id) as questions
       from flashcard_games g left join flashcard_categories cat on cat.slug = g.category_slug
       where g.id = ${gameId} and g.user_id = ${userId}`),
   )[0];
@@ -222,18 +303,12 @@ export async function loadGame(db: DbOrTx, userId: string, gameId: string): Prom
     finished,
     questions: questions.map((question) => ({
       position: question.position,
-      imageUrl: cardImageUrl(question),
-      options: question.options.map((option) => ({ id: option.id, word: option.word, audioUrl: cardAudioUrl(option) })),
-      answer:
-        question.chosenId === null
-          ? null
-          : {
-              chosenId: question.chosenId,
-              correctId: question.cardId,
-              correct: Boolean(question.correct),
-              word: question.word,
-              translation: question.translation,
-            },
+      imageUrl: question.optionTexts ? null : cardImageUrl(question),
+      correction: question.optionTexts ? { sentence: question.sentence ?? question.wrong ?? "", wrong: question.wrong ?? "" } : null,
+      options: question.optionTexts
+        ? question.optionTexts.map((text, index) => ({ id: String(index), word: text, audioUrl: null }))
+        : (question.options ?? []).map((option) => ({ id: option.id, word: option.word, audioUrl: cardAudioUrl(option) })),
+      answer: answerOf(question),
     })),
     missed: finished
       ? questions
@@ -241,8 +316,8 @@ export async function loadGame(db: DbOrTx, userId: string, gameId: string): Prom
           .map((question) => ({
             word: question.word,
             translation: question.translation,
-            imageUrl: cardImageUrl(question),
-            audioUrl: cardAudioUrl(question),
+            imageUrl: question.optionTexts ? null : cardImageUrl(question),
+            audioUrl: question.optionTexts ? null : cardAudioUrl(question),
           }))
       : [],
   };
@@ -261,56 +336,77 @@ export type AnswerResult =
       correctId: string;
       word: string;
       translation: string;
+      explanation?: string;
       answeredCount: number;
       correctCount: number;
       finished: boolean;
     }
   | { ok: false; code: AnswerRefusal };
 
+/** The chosen option: a card's id, or a correction's place ("0"–"3" as `chosenIndex`). */
+export type Choice = { chosenId: string } | { chosenIndex: number };
+
 /**
  * Stores the answer to one question of the learner's own game — once: the update matches only an
  * unanswered question whose options include the choice — and the game's counts in the same statement;
- * then the card's memory (FSRS). The answer that finishes the game (only one can) records it as the day's
- * activity: a category game or a Revisão.
+ * then the item's memory (FSRS): the card's, or the "Meu caderno" entry's. The answer that finishes the game (only
+ * one can) records it as the day's activity: a category game or a Revisão.
  */
 export async function answerQuestion(
   db: DbOrTx,
   userId: string,
-  input: { gameId: string; position: number; chosenId: string },
+  input: { gameId: string; position: number } & Choice,
   now: Date,
 ): Promise<AnswerResult> {
-  const { gameId, position, chosenId } = input;
+  const { gameId, position } = input;
+  const at = now.toISOString();
+  const mine = sql`q.game_id = ${gameId} and q.position = ${position} and g.id = q.game_id and g.user_id = ${userId}
+    and q.chosen_id is null and q.chosen_index is null`;
+  const answer =
+    "chosenId" in input
+      ? sql`update flashcard_questions q set chosen_id = ${input.chosenId}, correct = (q.card_id = ${input.chosenId}::uuid), answered_at = ${at}
+          from flashcard_games g
+          where ${mine} and q.card_id is not null and ${input.chosenId}::uuid = any(q.option_ids)
+          returning q.card_id, q.entry_id, q.correct, q.chosen_id, null::int as right_index`
+      : sql`update flashcard_questions q set chosen_index = ${input.chosenIndex}, correct = (q.option_texts[${input.chosenIndex + 1}] = e."right"), answered_at = ${at}
+          from flashcard_games g, notebook_entries e
+          where ${mine} and e.id = q.entry_id and ${input.chosenIndex} < coalesce(array_length(q.option_texts, 1), 0)
+          returning q.card_id, q.entry_id, q.correct, null::uuid as chosen_id, array_position(q.option_texts, e."right") - 1 as right_index`;
   const answered = rowsOf(
     await db.execute(sql`
-      with answered as (
-        update flashcard_questions q set chosen_id = ${chosenId}, correct = (q.card_id = ${chosenId}::uuid), answered_at = ${now.toISOString()}
-        from flashcard_games g
-        where q.game_id = ${gameId} and q.position = ${position} and g.id = q.game_id and g.user_id = ${userId}
-          and q.chosen_id is null and ${chosenId}::uuid = any(q.option_ids)
-        returning q.card_id, q.correct
-      ), counted as (
+      with answered as (${answer}), counted as (
         update flashcard_games g set answered_count = g.answered_count + 1,
           correct_count = g.correct_count + (select count(*)::int from answered where correct),
-          finished_at = case when g.answered_count + 1 >= g.question_count then ${now.toISOString()}::timestamptz else g.finished_at end
+          finished_at = case when g.answered_count + 1 >= g.question_count then ${at}::timestamptz else g.finished_at end
         where g.id = ${gameId} and exists (select 1 from answered)
         returning g.kind, g.answered_count, g.correct_count, g.finished_at is not null as finished
       )
-      select a.card_id, a.correct, k.word, k.translation, c.kind, c.answered_count, c.correct_count, c.finished,
-        m.due, m.stability, m.difficulty, m.elapsed_days, m.scheduled_days, m.reps, m.lapses, m.state, m.last_review
-      from answered a cross join counted c join flashcard_cards k on k.id = a.card_id
-      left join flashcard_memory m on m.user_id = ${userId} and m.card_id = a.card_id`),
+      select a.card_id, a.entry_id, a.correct, a.right_index, c.kind, c.answered_count, c.correct_count, c.finished,
+        coalesce(k.word, e."right") as word, coalesce(k.translation, e.explanation) as translation,
+        chosen.word as chosen_word, cat.name as category_name,
+        m.due, m.stability, m.difficulty, m.elapsed_days, m.scheduled_days, m.reps, m.lapses, m.state, m.last_review,
+        ${entryMemoryJson} as entry_memory
+      from answered a cross join counted c
+      left join flashcard_cards k on k.id = a.card_id
+      left join flashcard_categories cat on cat.slug = k.category_slug
+      left join flashcard_cards chosen on chosen.id = a.chosen_id
+      left join flashcard_memory m on m.user_id = ${userId} and m.card_id = a.card_id
+      left join notebook_entries e on e.id = a.entry_id`),
   )[0];
   if (!answered) return { ok: false, code: await whyNotAnswered(db, userId, gameId, position) };
 
   const correct = Boolean(answered.correct);
-  const memory = nextMemory(memoryFromRow(answered), correct, now);
-  await db.execute(sql`
-    insert into flashcard_memory (user_id, card_id, due, stability, difficulty, elapsed_days, scheduled_days, reps, lapses, state, last_review, last_missed)
-    values (${userId}, ${String(answered.card_id)}, ${memory.due.toISOString()}, ${memory.stability}, ${memory.difficulty}, ${memory.elapsed_days},
-      ${memory.scheduled_days}, ${memory.reps}, ${memory.lapses}, ${memory.state}, ${(memory.last_review ?? now).toISOString()}, ${!correct})
-    on conflict (user_id, card_id) do update set due = excluded.due, stability = excluded.stability, difficulty = excluded.difficulty,
-      elapsed_days = excluded.elapsed_days, scheduled_days = excluded.scheduled_days, reps = excluded.reps, lapses = excluded.lapses,
-      state = excluded.state, last_review = excluded.last_review, last_missed = excluded.last_missed`);
+  if (answered.entry_id !== null) {
+    const entryId = String(answered.entry_id);
+    await scheduleEntry(db, { userId, entryId, previous: entryMemory(jsonValue<Record<string, unknown>>(answered.entry_memory)), correct, now });
+  } else {
+    await storeCardMemory(db, userId, String(answered.card_id), memoryFromRow(answered), correct, now, {
+      word: String(answered.word),
+      translation: String(answered.translation),
+      chosenWord: answered.chosen_word === null ? null : String(answered.chosen_word),
+      category: String(answered.category_name ?? ""),
+    });
+  }
   const finished = Boolean(answered.finished);
   if (finished) {
     const kind = answered.kind === "review" ? "review_game" : "flashcard_game";
@@ -320,22 +416,51 @@ export async function answerQuestion(
   return {
     ok: true,
     correct,
-    correctId: String(answered.card_id),
+    correctId: answered.entry_id !== null ? String(answered.right_index) : String(answered.card_id),
     word: String(answered.word),
-    translation: String(answered.translation),
+    translation: answered.entry_id !== null ? "" : String(answered.translation),
+    ...(answered.entry_id !== null ? { explanation: String(answered.translation) } : {}),
     answeredCount: Number(answered.answered_count),
     correctCount: Number(answered.correct_count),
     finished,
   };
 }
 
+/** How many wrong answers make a card's word a "Meu caderno" entry (and each one after it counts there too). */
+const MISSES_TO_NOTEBOOK = 2;
+
+/** A card's memory after an answer; its second miss (and each after) notes the word in "Meu caderno". */
+async function storeCardMemory(
+  db: DbOrTx,
+  userId: string,
+  cardId: string,
+  previous: Memory | null,
+  correct: boolean,
+  now: Date,
+  card: Omit<MissedCard, "userId" | "cardId">,
+): Promise<void> {
+  const memory = nextMemory(previous, correct, now);
+  const [row] = rowsOf<{ miss_count: number }>(
+    await db.execute(sql`
+      insert into flashcard_memory (user_id, card_id, due, stability, difficulty, elapsed_days, scheduled_days, reps, lapses, state, last_review, last_missed, miss_count)
+      values (${userId}, ${cardId}, ${memory.due.toISOString()}, ${memory.stability}, ${memory.difficulty}, ${memory.elapsed_days},
+        ${memory.scheduled_days}, ${memory.reps}, ${memory.lapses}, ${memory.state}, ${(memory.last_review ?? now).toISOString()}, ${!correct}, ${correct ? 0 : 1})
+      on conflict (user_id, card_id) do update set due = excluded.due, stability = excluded.stability, difficulty = excluded.difficulty,
+        elapsed_days = excluded.elapsed_days, scheduled_days = excluded.scheduled_days, reps = excluded.reps, lapses = excluded.lapses,
+        state = excluded.state, last_review = excluded.last_review, last_missed = excluded.last_missed,
+        miss_count = flashcard_memory.miss_count + excluded.miss_count
+      returning miss_count`),
+  );
+  if (!correct && Number(row?.miss_count) >= MISSES_TO_NOTEBOOK) await noteMissedCard(db, { userId, cardId, ...card });
+}
+
 /** Only on the refusal path: which rule stopped the answer. */
 async function whyNotAnswered(db: DbOrTx, userId: string, gameId: string, position: number): Promise<AnswerRefusal> {
   const row = rowsOf(
     await db.execute(sql`
-      select q.chosen_id from flashcard_questions q join flashcard_games g on g.id = q.game_id
+      select q.chosen_id is not null or q.chosen_index is not null as answered from flashcard_questions q join flashcard_games g on g.id = q.game_id
       where q.game_id = ${gameId} and q.position = ${position} and g.user_id = ${userId}`),
   )[0];
   if (!row) return "not_found";
-  return row.chosen_id === null ? "invalid_option" : "already_answered";
+  return row.answered ? "already_answered" : "invalid_option";
 }

@@ -11,7 +11,7 @@ import { requireFeature } from "~/server/flags.server";
 import { notFound, parseForm, requireUuidParam } from "~/server/request.server";
 import { FEEDBACK } from "./content.server";
 import { gamePath } from "./game-view";
-import { answerQuestion, currentPosition, loadGame, loadPicker, startGame, type GameTarget, type GameView } from "./game.server";
+import { answerQuestion, currentPosition, loadGame, loadPicker, startGame, type AnswerView, type Choice, type GameTarget, type GameView } from "./game.server";
 import { percentOf, tierOf, type Tier } from "./plan";
 import { REFUSALS, type FlashcardRefusal } from "./texts";
 
@@ -143,9 +143,15 @@ const gameSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("restart") }),
 ]);
 
+/** An option as posted: a card's id, or a correction's place (0–3). Null for anything else. */
+export function choiceOf(optionId: string): Choice | null {
+  if (/^[0-3]$/.test(optionId)) return { chosenIndex: Number(optionId) };
+  return isUuid(optionId) ? { chosenId: optionId.toLowerCase() } : null;
+}
+
 /** The outcome of an answer sent by the page's script. */
 export type AnswerData = {
-  answer: { position: number; chosenId: string; correctId: string; correct: boolean; word: string; translation: string };
+  answer: AnswerView & { position: number };
   answeredCount: number;
   correctCount: number;
   finished: boolean;
@@ -168,21 +174,18 @@ export async function gameAction({ request, context, params }: Args) {
   }
 
   if (!input.optionId) return refuse(submission, "no_option");
-  if (!isUuid(input.optionId)) return refuse(submission, "invalid_option");
+  const choice = choiceOf(input.optionId);
+  if (!choice) return refuse(submission, "invalid_option");
   await requireFeature(context, "feature_flashcards");
-  const outcome = await answerQuestion(
-    context.db,
-    user.id,
-    { gameId, position: input.position, chosenId: input.optionId.toLowerCase() },
-    new Date(),
-  );
+  const outcome = await answerQuestion(context.db, user.id, { gameId, position: input.position, ...choice }, new Date());
   if (!outcome.ok) return refuse(submission, outcome.code === "not_found" ? "question_not_found" : outcome.code);
   // The answer moved the card's review date, and a finished game is today's activity: "Hoje" kept meanwhile is dropped.
   forgetUserSessions(context, user.id);
   if (input.via === "fetch") {
-    const { correct, correctId, word, translation, answeredCount, correctCount, finished } = outcome;
+    const { correct, correctId, word, translation, explanation, answeredCount, correctCount, finished } = outcome;
+    const chosenId = "chosenId" in choice ? choice.chosenId : String(choice.chosenIndex);
     return data({
-      answer: { position: input.position, chosenId: input.optionId.toLowerCase(), correctId, correct, word, translation },
+      answer: { position: input.position, chosenId, correctId, correct, word, translation, ...(explanation ? { explanation } : {}) },
       answeredCount,
       correctCount,
       finished,

@@ -43,6 +43,13 @@ export const LOAD_ERROR = {
 
 export const QUESTION_TEXT = "What is this?";
 
+/** A "Meu caderno" correction card in Revisão: the learner's own sentence, then the question. */
+export const CORRECTION_TEXTS = {
+  youSaid: "Você disse",
+  question: "Como se diz corretamente?",
+  rightForm: "A forma certa é",
+} as const;
+
 export const TIER_LABELS: Record<Tier, { title: string; message: string }> = {
   perfect: { title: "Perfeito!", message: "Você acertou todas. Incrível!" },
   good: { title: "Muito bem!", message: "Você está indo muito bem. Continue assim!" },

@@ -4,3 +4,14 @@ export { notePronunciationAttempt, reviewLearnerTurn, type LearnerTurn } from ".
 export { loadNotebookPage, notebookAction } from "./page.server";
 export { notebookColumns, readNotebookAnalytics, type NotebookAnalytics } from "./admin/analytics.server";
 export { notebookEntries, notebookSightings } from "./tables";
+export {
+  correctionReady,
+  dueCorrectionsCount,
+  entryMemory,
+  entryMemoryColumns,
+  entryMemoryJson,
+  focusEntries,
+  noteMissedCard,
+  scheduleEntry,
+  type MissedCard,
+} from "./practice.server";

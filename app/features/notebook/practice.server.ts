@@ -3,7 +3,7 @@
 // unprompted reports that here too. A flashcard word's entry has no schedule of its own: its card's is the one.
 import { sql, type SQL } from "drizzle-orm";
 import { memoryFromRow, nextMemory, type Memory } from "~/lib/fsrs";
-import { rowsOf, type Database, type DbOrTx } from "~/server/db.server";
+import { rowsOf, type DbOrTx } from "~/server/db.server";
 import { storeMistakes } from "./review.server";
 
 /** An entry whose next interval reaches this many days is mastered ("dominada"). */
@@ -23,7 +23,12 @@ export function correctionReady(now: Date): SQL {
 /** The FSRS columns of an entry (alias `e`), under the names `entryMemory` reads. */
 export const entryMemoryColumns = sql`e.due, e.stability, e.difficulty, e.elapsed_days, e.scheduled_days, e.reps, e.lapses, e.fsrs_state, e.last_review`;
 
-/** An entry's memory as `entryMemoryColumns` selected it; null for one never practised (FSRS's new card). */
+/** The same, as one JSON object (for a statement that selects another memory's columns too). */
+export const entryMemoryJson = sql`json_build_object('due', e.due, 'stability', e.stability, 'difficulty', e.difficulty,
+  'elapsed_days', e.elapsed_days, 'scheduled_days', e.scheduled_days, 'reps', e.reps, 'lapses', e.lapses,
+  'fsrs_state', e.fsrs_state, 'last_review', e.last_review)`;
+
+/** An entry's memory as `entryMemoryColumns` (or `entryMemoryJson`) selected it; null for one never practised (FSRS's new card). */
 export function entryMemory(row: Record<string, unknown>): Memory | null {
   return row.last_review ? memoryFromRow(row, "fsrs_state") : null;
 }
@@ -48,12 +53,6 @@ export async function scheduleEntry(
   return memory;
 }
 
-/** A correction card's content: the learner's sentence, the words to highlight in it, the right form and why. */
-export type CorrectionCard = { sentence: string; wrong: string; right: string; explanation: string };
-
-/** An entry's correction card, from its columns (alias `e`) as `correctionCardColumns` selects them. */
-export const correctionCardColumns = sql`e.wrong, e."right", e.explanation, coalesce(e.details->>'sentence', e.wrong) as sentence`;
-
 /** The flashcard a word's entry belongs to, as the game knows it. */
 export type MissedCard = { userId: string; cardId: string; word: string; translation: string; chosenWord: string | null; category: string };
 
@@ -61,7 +60,7 @@ export type MissedCard = { userId: string; cardId: string; word: string; transla
  * A flashcard word missed twice (and each time after) is a `vocabulary` entry of "Meu caderno": the word picked
  * instead, the right one and its translation. Its schedule stays the card's. Never throws: the answer is stored.
  */
-export async function noteMissedCard(db: Database, card: MissedCard): Promise<void> {
+export async function noteMissedCard(db: DbOrTx, card: MissedCard): Promise<void> {
   try {
     await storeMistakes(db, { userId: card.userId, source: "flashcards", conversationId: null, messageId: null }, [
       {

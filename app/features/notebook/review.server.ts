@@ -1,15 +1,20 @@
 // Finding a learner's mistakes in one turn: a structured review call to the chat provider, made after Nika's reply
 // (the reply's first token never waits for it), never paid for and never in the chat's way. What the model answers
-// is validated here and stored in "Meu caderno"; a malformed answer stores nothing.
+// is validated here and stored in "Meu caderno"; a malformed answer stores nothing. The review is also told the
+// conversation's focus (the due mistakes it brings back) and says which of them the learner used right unprompted.
 import { sql } from "drizzle-orm";
 import { z } from "zod";
+import type { ConversationFocusItem } from "~/features/conversation";
 import type { AiProviders, JsonSchemaSpec } from "~/server/ai/index.server";
-import type { Database } from "~/server/db.server";
+import type { Database, DbOrTx } from "~/server/db.server";
+import { noteUsedRight } from "./focus.server";
 import { NOTEBOOK_LIMITS, notebookEntries, notebookSightings, type NotebookDetails, type NotebookKind, type NotebookSource } from "./tables";
 
 /** The kinds a review may find (pronunciation comes from the game's scores, not from text). */
 export const REVIEW_KINDS = ["grammar", "vocabulary", "word_choice", "false_friend", "portuguese_word", "spelling"] as const;
 const MAX_MISTAKES_PER_TURN = 5;
+/** A conversation's focus holds up to 5 entries (practice.server's FOCUS_ENTRIES); room for a model's repeats. */
+const MAX_FOCUS_INDEXES = 10;
 const REVIEW_MAX_TOKENS = 800;
 
 export const REVIEW_SCHEMA: JsonSchemaSpec = {
@@ -17,7 +22,7 @@ export const REVIEW_SCHEMA: JsonSchemaSpec = {
   schema: {
     type: "object",
     additionalProperties: false,
-    required: ["mistakes"],
+    required: ["mistakes", "used_correctly"],
     properties: {
       mistakes: {
         type: "array",
@@ -41,6 +46,12 @@ export const REVIEW_SCHEMA: JsonSchemaSpec = {
           },
         },
       },
+      used_correctly: {
+        type: "array",
+        maxItems: MAX_FOCUS_INDEXES,
+        items: { type: "integer" },
+        description: "The numbers of the practised forms the learner used correctly, unprompted, in this message.",
+      },
     },
   },
 };
@@ -53,6 +64,20 @@ const REVIEW_PROMPT = [
   "of those words; `kind`; `explanation`, one short sentence in Brazilian Portuguese; `alternatives`, three wrong",
   "but plausible forms a learner might choose instead of the right one. No mistakes: an empty list.",
 ].join(" ");
+
+/** What the review is told of the conversation's focus, and how to answer `used_correctly`. */
+export function focusReviewPrompt(focus: readonly ConversationFocusItem[], previousNika?: string | null): string {
+  if (focus.length === 0) return "`used_correctly`: always an empty list.";
+  const forms = focus.map((item, index) => `${index}. ${JSON.stringify(item.right)} (once said as ${JSON.stringify(item.wrong)})`).join("\n");
+  const before = previousNika?.trim() ? `\nNika's message just before it, for context only (do not review it): ${JSON.stringify(previousNika.trim())}` : "";
+  return [
+    "The learner is practising these corrected forms, numbered from 0:",
+    forms,
+    "`used_correctly`: the numbers of those forms the learner used correctly in this message, on their own: the right",
+    "structure in a sentence of their own, not copied or repeated from Nika's message. Not used, used wrongly, or only",
+    `repeated: leave it out. None: an empty list.${before}`,
+  ].join("\n");
+}
 
 /** Lower case, single spaces, no end punctuation: how two forms are compared. */
 export function fold(text: string): string {
@@ -74,7 +99,7 @@ const mistakeSchema = z
   })
   .refine((m) => fold(m.wrong) !== fold(m.right), "a correction equal to the learner's words")
   .refine((m) => !m.alternatives.some((a) => fold(a) === fold(m.right)), "the right form among the alternatives");
-const answerSchema = z.object({ mistakes: z.array(z.unknown()).max(20) });
+const answerSchema = z.object({ mistakes: z.array(z.unknown()).max(20), used_correctly: z.unknown().optional() });
 
 export type Mistake = z.infer<typeof mistakeSchema>;
 
@@ -101,12 +126,40 @@ export function mistakesOf(answer: unknown, learnerText: string): Mistake[] | nu
   return mistakes;
 }
 
+/**
+ * The focus entries (their ids) a review answer says were used right: `used_correctly` a list of whole numbers,
+ * each an index of `focus` (missing: none). An index out of range, or not a list of whole numbers, means a malformed
+ * answer: none is believed (null). Repeats count once; an entry the same answer also reports as a mistake (the same
+ * corrected form) was not used right.
+ */
+export function usedRightOf(answer: unknown, focus: readonly ConversationFocusItem[], mistakes: readonly Mistake[]): string[] | null {
+  const raw = (answer as { used_correctly?: unknown } | null)?.used_correctly;
+  if (raw === undefined) return [];
+  const parsed = z
+    .array(
+      z
+        .number()
+        .int()
+        .min(0)
+        .max(focus.length - 1),
+    )
+    .max(MAX_FOCUS_INDEXES)
+    .safeParse(raw);
+  if (!parsed.success) return null;
+  const madeAgain = new Set(mistakes.map((mistake) => fold(mistake.right)));
+  return [...new Set(parsed.data)].map((index) => focus[index]!).filter((item) => !madeAgain.has(fold(item.right))).map((item) => item.entryId);
+}
+
 export type LearnerTurn = {
   userId: string;
   text: string;
   source: Exclude<NotebookSource, "pronunciation" | "flashcards">;
   conversationId: string | null;
   messageId: string | null;
+  /** The conversation's focus (chat_conversations.focus): the due mistakes it brings back. */
+  focus?: readonly ConversationFocusItem[];
+  /** Nika's message the learner answered, so the review can tell a form used unprompted from one repeated. */
+  previousNika?: string | null;
 };
 
 export type StoredMistake = {
@@ -124,7 +177,7 @@ export type StoredMistake = {
  * a conversation also notes each one as made there (its summary lists them).
  */
 export async function storeMistakes(
-  db: Database,
+  db: DbOrTx,
   turn: Pick<LearnerTurn, "userId" | "conversationId" | "messageId"> & { source: NotebookSource },
   mistakes: StoredMistake[],
 ): Promise<void> {
@@ -188,10 +241,11 @@ export function sentenceAround(text: string, wrong: string, max = 300): string {
  */
 export async function reviewLearnerTurn(db: Database, providers: AiProviders, turn: LearnerTurn, signal?: AbortSignal): Promise<number> {
   if (!providers.structured || !turn.text.trim()) return 0;
+  const focus = turn.conversationId ? (turn.focus ?? []) : [];
   try {
     const answer = await providers.structured.completeJson({
       messages: [
-        { role: "system", content: REVIEW_PROMPT },
+        { role: "system", content: `${REVIEW_PROMPT}\n\n${focusReviewPrompt(focus, turn.previousNika)}` },
         { role: "user", content: turn.text },
       ],
       schema: REVIEW_SCHEMA,
@@ -208,6 +262,17 @@ export async function reviewLearnerTurn(db: Database, providers: AiProviders, tu
       turn,
       mistakes.map((mistake) => ({ ...mistake, details: { sentence: sentenceAround(turn.text, mistake.wrong) } })),
     );
+    const usedRight = focus.length > 0 ? usedRightOf(answer, focus, mistakes) : [];
+    if (usedRight === null) console.warn("notebook: the review's used_correctly is malformed; no entry used right");
+    else if (usedRight.length > 0 && turn.conversationId) {
+      await noteUsedRight(db, {
+        userId: turn.userId,
+        conversationId: turn.conversationId,
+        messageId: turn.messageId,
+        entryIds: usedRight,
+        now: new Date(),
+      });
+    }
     return mistakes.length;
   } catch (error) {
     console.warn("notebook: review failed", error instanceof Error ? error.message : error);

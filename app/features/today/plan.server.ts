@@ -1,11 +1,12 @@
 // "Hoje" on the home page (decision 0022): today's plan of 3–4 items, the points against the daily goal and
-// the streak — read in ONE statement (the learner's habit columns, today's activities, the due cards, the next lesson,
+// the streak — read in ONE statement (the learner's habit columns, today's activities, the due cards and corrections, the next lesson,
 // the weakest pronunciation word) and turned into items by the rules below. A disabled feature's part is not even
 // queried, and its item is not offered.
 import { sql } from "drizzle-orm";
 import type { AppLoadContext } from "react-router";
 import { CHAT_MODE_INFO, type ChatModeId } from "~/features/conversation";
 import { readyForReview, visibleCard } from "~/features/flashcards";
+import { dueCorrectionsCount } from "~/features/notebook";
 import { saoPauloDay, streakToday, type StreakView } from "~/server/activity.server";
 import { keptWithSession, type SessionUser } from "~/server/auth.server";
 import { jsonValue, rowsOf, type DbOrTx } from "~/server/db.server";
@@ -13,7 +14,7 @@ import type { Flags } from "~/server/flags.server";
 import type { ActivityKind } from "~/server/schema";
 
 export type PlanItem = {
-  key: "review" | "lesson" | "pronunciation" | "chat" | "flashcards";
+  key: "mistakes" | "review" | "lesson" | "pronunciation" | "chat" | "flashcards";
   title: string;
   detail: string;
   to: string;
@@ -48,6 +49,7 @@ type PlanRow = {
   kinds: ActivityKind[] | string | null;
   has_activity: boolean;
   due_count: number | null;
+  mistakes_count: number | null;
   next_lesson: unknown;
   pronunciation: unknown;
 };
@@ -59,6 +61,8 @@ async function readPlanRow(db: DbOrTx, userId: string, today: string, now: Date,
     ? sql`(select count(*)::int from flashcard_memory m join flashcard_cards k on k.id = m.card_id
         where m.user_id = ${userId} and ${readyForReview(now)} and ${visibleCard})`
     : none;
+  // "Meu caderno"'s corrections are asked in Revisão, a flashcards game.
+  const mistakesCount = flags.feature_flashcards ? dueCorrectionsCount(userId, now) : none;
   // The first lesson not completed in course order, starting at the module of the last lesson completed (then the
   // earlier modules' gaps); with no lesson completed, the course's first lesson.
   const nextLesson = flags.feature_teacher_flix
@@ -97,7 +101,7 @@ async function readPlanRow(db: DbOrTx, userId: string, today: string, now: Date,
     select u.daily_goal, u.daily_goal_chosen_at is not null as goal_chosen, u.current_streak, u.longest_streak,
       u.streak_freezes, u.last_active_day::text as last_active_day, u.english_level, t.points, t.kinds,
       (t.points > 0 or exists (select 1 from activities a where a.user_id = u.id)) as has_activity,
-      ${dueCount} as due_count, ${nextLesson} as next_lesson, ${pronunciation} as pronunciation
+      ${dueCount} as due_count, ${mistakesCount} as mistakes_count, ${nextLesson} as next_lesson, ${pronunciation} as pronunciation
     from users u cross join today t
     where u.id = ${userId}`);
   return rowsOf<PlanRow>(result)[0];
@@ -132,7 +136,17 @@ export function planItems(row: PlanRow, flags: Flags): PlanItem[] {
   const done = kindsOf(row.kinds);
   const items: PlanItem[] = [];
   const due = Number(row.due_count ?? 0);
-  if (flags.feature_flashcards && due > 0) {
+  const mistakes = Number(row.mistakes_count ?? 0);
+  // Due corrections and due cards are one Revisão: one item, named after the mistakes when there are any.
+  if (flags.feature_flashcards && mistakes > 0) {
+    items.push({
+      key: "mistakes",
+      title: `Revisar seus erros (${mistakes})`,
+      detail: due > 0 ? `Na Revisão, com ${plural(due, "cartão", "cartões")}` : "Na Revisão",
+      to: "/flashcard-v2",
+      done: done.has("review_game"),
+    });
+  } else if (flags.feature_flashcards && due > 0) {
     items.push({
       key: "review",
       title: "Revisão",
@@ -176,7 +190,7 @@ export function planItems(row: PlanRow, flags: Flags): PlanItem[] {
     });
   }
   // Without due cards the plan may be short: a flashcard game fills it up to 3.
-  if (items.length < 3 && flags.feature_flashcards && due === 0) {
+  if (items.length < 3 && flags.feature_flashcards && due === 0 && mistakes === 0) {
     items.push({
       key: "flashcards",
       title: "Flashcards",

@@ -9,8 +9,8 @@ import { cn } from "~/components/cn";
 import { ArrowLeftIcon, CheckIcon, CloseIcon, PlayIcon } from "~/components/icons";
 import { playback } from "~/lib/audio/playback";
 import type { Tier } from "../game-rules";
-import type { AnswerView, MissedWord, OptionView } from "../game.server";
-import { cardAlt, QUESTION_TEXT, TIER_LABELS } from "../texts";
+import type { AnswerView, CorrectionPrompt, MissedWord, OptionView } from "../game.server";
+import { cardAlt, CORRECTION_TEXTS, QUESTION_TEXT, TIER_LABELS } from "../texts";
 
 /** Spec §9: feedback sounds play at volume 0.7. */
 export const FEEDBACK_VOLUME = 0.7;
@@ -96,12 +96,16 @@ export function useQuestionFocus() {
   return { feedbackRef, legendRef, focusNext };
 }
 
-/** The card: position, hits so far, progress, the picture (never naming the answer before it is given). */
+/**
+ * The card: position, hits so far, progress, the picture (never naming the answer before it is given) — or, for a
+ * "Meu caderno" correction, the learner's own sentence with the mistake highlighted.
+ */
 export function QuestionCard({
   index,
   total,
   answers,
   imageUrl,
+  correction = null,
   answer,
   leaving,
   children,
@@ -110,6 +114,7 @@ export function QuestionCard({
   total: number;
   answers: readonly (AnswerView | null | undefined)[];
   imageUrl: string | null;
+  correction?: CorrectionPrompt | null;
   answer: AnswerView | null;
   leaving: boolean;
   /** The options' form, the refusal, the feedback and the next step. */
@@ -135,7 +140,9 @@ export function QuestionCard({
       </div>
 
       <div className="mt-4 flex justify-center rounded-3xl border border-slate-200 bg-white p-6 dark:border-night-700 dark:bg-night-900">
-        {imageUrl ? (
+        {correction ? (
+          <CorrectionSentence correction={correction} />
+        ) : imageUrl ? (
           <img
             key={imageUrl}
             src={imageUrl}
@@ -156,7 +163,28 @@ export function QuestionCard({
   );
 }
 
-/** The question's radio group ('What is this?'), locked once answered or while checking. */
+/** The sentence as the learner said it, the wrong words marked (the first place they appear). */
+function CorrectionSentence({ correction: { sentence, wrong } }: { correction: CorrectionPrompt }) {
+  const at = wrong ? sentence.toLowerCase().indexOf(wrong.toLowerCase()) : -1;
+  return (
+    <figure className="w-full text-center" data-testid="correction-sentence">
+      <figcaption className="text-sm font-semibold text-slate-700 dark:text-slate-300">{CORRECTION_TEXTS.youSaid}</figcaption>
+      <blockquote className="mt-2 text-xl leading-relaxed" lang="en">
+        {at < 0 ? (
+          sentence
+        ) : (
+          <>
+            {sentence.slice(0, at)}
+            <mark className="rounded bg-amber-200 px-1 text-slate-950 dark:bg-amber-300">{sentence.slice(at, at + wrong.length)}</mark>
+            {sentence.slice(at + wrong.length)}
+          </>
+        )}
+      </blockquote>
+    </figure>
+  );
+}
+
+/** The question's radio group ('What is this?', or a correction's question), locked once answered or while checking. */
 export function OptionsFieldset({
   options,
   answer,
@@ -165,7 +193,9 @@ export function OptionsFieldset({
   legendRef,
   onSelect,
   onHear,
+  correction = false,
 }: {
+  correction?: boolean;
   options: readonly OptionView[];
   answer: AnswerView | null;
   selected: string | null;
@@ -176,8 +206,8 @@ export function OptionsFieldset({
 }) {
   return (
     <fieldset disabled={locked}>
-      <legend ref={legendRef} tabIndex={-1} className="mb-3 text-xl font-bold tracking-tight outline-none" lang="en">
-        {QUESTION_TEXT}
+      <legend ref={legendRef} tabIndex={-1} className="mb-3 text-xl font-bold tracking-tight outline-none" lang={correction ? "pt-BR" : "en"}>
+        {correction ? CORRECTION_TEXTS.question : QUESTION_TEXT}
       </legend>
       <div className="grid gap-2 sm:grid-cols-2">
         {options.map((option) => (
@@ -284,10 +314,16 @@ function Feedback({ answer }: { answer: AnswerView }) {
       data-testid="flashcard-feedback"
     >
       <p className="text-lg font-bold">{answer.correct ? "Correto!" : "Não foi dessa vez"}</p>
-      <p className="mt-1">
-        {answer.correct ? "A resposta é " : "A resposta certa é "}
-        <strong lang="en">{answer.word}</strong> — em português, <strong>{answer.translation}</strong>.
-      </p>
+      {answer.explanation !== undefined ? (
+        <p className="mt-1">
+          {CORRECTION_TEXTS.rightForm} <strong lang="en">{answer.word}</strong>. {answer.explanation}
+        </p>
+      ) : (
+        <p className="mt-1">
+          {answer.correct ? "A resposta é " : "A resposta certa é "}
+          <strong lang="en">{answer.word}</strong> — em português, <strong>{answer.translation}</strong>.
+        </p>
+      )}
     </div>
   );
 }

@@ -141,18 +141,27 @@ function Questions({ page, start, actionData }: { page: GamePageData; start: num
   };
 
   return (
-    <QuestionCard index={index} total={total} answers={answers} imageUrl={question.imageUrl} answer={answer} leaving={leaving}>
+    <QuestionCard
+      index={index}
+      total={total}
+      answers={answers}
+      imageUrl={question.imageUrl}
+      correction={question.correction}
+      answer={answer}
+      leaving={leaving}
+    >
       <Form method="post" action={gamePath(game.id)} onSubmit={hydrated ? onSubmit : undefined} className="mt-5">
         <input type="hidden" name="intent" value="answer" />
         <input type="hidden" name="position" value={question.position} />
         <OptionsFieldset
+          correction={question.correction !== null}
           options={question.options}
           answer={answer}
           selected={selected}
           locked={Boolean(answer) || checking}
           legendRef={legendRef}
           onSelect={setSelected}
-          onHear={(option) => !answer && hearOption(option)}
+          onHear={(option) => !answer && !question.correction && hearOption(option)}
         />
         {answer ? null : (
           <Button type="submit" size="lg" disabled={hydrated && (!selected || checking)} className="mt-5 w-full sm:w-auto">
