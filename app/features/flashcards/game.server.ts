@@ -3,10 +3,10 @@
 // learner's memory of each card (FSRS) that builds review games.
 import { sql } from "drizzle-orm";
 import { correctionReady, dueCorrectionsCount, entryMemory, entryMemoryJson, noteMissedCard, scheduleEntry, type MissedCard } from "~/features/notebook";
+import { memoryFromRow, nextMemory, type Memory } from "~/lib/fsrs";
 import { recordActivitySafely } from "~/server/activity.server";
 import { spendCreditsThen } from "~/server/credits.server";
 import { jsonValue, rowsOf, type DbOrTx } from "~/server/db.server";
-import { memoryFromRow, nextMemory, type Memory } from "~/lib/fsrs";
 import { cardAudioUrl, cardImageUrl, categoryTileUrl, type MediaRefs } from "./content.server";
 import { groupCount, OPTIONS_PER_QUESTION, planQuestions, QUESTIONS_PER_GAME, shuffle, type PlanCard } from "./plan";
 
