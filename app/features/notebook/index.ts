@@ -6,6 +6,7 @@ export { notebookColumns, readNotebookAnalytics, type NotebookAnalytics } from "
 export { notebookEntries, notebookSightings } from "./tables";
 export {
   correctionReady,
+  correctionsPractisedOn,
   dueCorrectionsCount,
   entryMemory,
   entryMemoryColumns,

@@ -82,6 +82,12 @@ export function dueCorrectionsCount(userId: string, now: Date): SQL {
   return sql`(select count(*)::int from notebook_entries e where e.user_id = ${userId} and ${correctionReady(now)})`;
 }
 
+/** Whether a correction was practised on São Paulo day `day` (YYYY-MM-DD), for "Hoje" (an expression). */
+export function correctionsPractisedOn(userId: string, day: string): SQL {
+  return sql`exists (select 1 from notebook_entries e where e.user_id = ${userId} and e.source <> 'flashcards'
+    and e.last_review >= (${day}::date::timestamp at time zone 'America/Sao_Paulo'))`;
+}
+
 /** The learner's due entries a new conversation brings back (most often made first), in one statement. */
 export async function focusEntries(db: DbOrTx, userId: string, now: Date) {
   return rowsOf<{ entryId: string; kind: string; wrong: string; right: string }>(

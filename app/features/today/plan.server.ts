@@ -6,7 +6,7 @@ import { sql } from "drizzle-orm";
 import type { AppLoadContext } from "react-router";
 import { CHAT_MODE_INFO, type ChatModeId } from "~/features/conversation";
 import { readyForReview, visibleCard } from "~/features/flashcards";
-import { dueCorrectionsCount } from "~/features/notebook";
+import { correctionsPractisedOn, dueCorrectionsCount } from "~/features/notebook";
 import { saoPauloDay, streakToday, type StreakView } from "~/server/activity.server";
 import { keptWithSession, type SessionUser } from "~/server/auth.server";
 import { jsonValue, rowsOf, type DbOrTx } from "~/server/db.server";
@@ -50,6 +50,7 @@ type PlanRow = {
   has_activity: boolean;
   due_count: number | null;
   mistakes_count: number | null;
+  mistakes_practised: boolean | null;
   next_lesson: unknown;
   pronunciation: unknown;
 };
@@ -63,6 +64,8 @@ async function readPlanRow(db: DbOrTx, userId: string, today: string, now: Date,
     : none;
   // "Meu caderno"'s corrections are asked in Revisão, a flashcards game.
   const mistakesCount = flags.feature_flashcards ? dueCorrectionsCount(userId, now) : none;
+  // …and the item stays, ticked, once today's Revisão has practised them.
+  const mistakesPractised = flags.feature_flashcards ? correctionsPractisedOn(userId, today) : none;
   // The first lesson not completed in course order, starting at the module of the last lesson completed (then the
   // earlier modules' gaps); with no lesson completed, the course's first lesson.
   const nextLesson = flags.feature_teacher_flix
@@ -101,7 +104,7 @@ async function readPlanRow(db: DbOrTx, userId: string, today: string, now: Date,
     select u.daily_goal, u.daily_goal_chosen_at is not null as goal_chosen, u.current_streak, u.longest_streak,
       u.streak_freezes, u.last_active_day::text as last_active_day, u.english_level, t.points, t.kinds,
       (t.points > 0 or exists (select 1 from activities a where a.user_id = u.id)) as has_activity,
-      ${dueCount} as due_count, ${mistakesCount} as mistakes_count, ${nextLesson} as next_lesson, ${pronunciation} as pronunciation
+      ${dueCount} as due_count, ${mistakesCount} as mistakes_count, ${mistakesPractised} as mistakes_practised, ${nextLesson} as next_lesson, ${pronunciation} as pronunciation
     from users u cross join today t
     where u.id = ${userId}`);
   return rowsOf<PlanRow>(result)[0];
@@ -138,13 +141,13 @@ export function planItems(row: PlanRow, flags: Flags): PlanItem[] {
   const due = Number(row.due_count ?? 0);
   const mistakes = Number(row.mistakes_count ?? 0);
   // Due corrections and due cards are one Revisão: one item, named after the mistakes when there are any.
-  if (flags.feature_flashcards && mistakes > 0) {
+  if (flags.feature_flashcards && (mistakes > 0 || row.mistakes_practised)) {
     items.push({
       key: "mistakes",
-      title: `Revisar seus erros (${mistakes})`,
+      title: mistakes > 0 ? `Revisar seus erros (${mistakes})` : "Revisar seus erros",
       detail: due > 0 ? `Na Revisão, com ${plural(due, "cartão", "cartões")}` : "Na Revisão",
       to: "/flashcard-v2",
-      done: done.has("review_game"),
+      done: Boolean(row.mistakes_practised) && done.has("review_game"),
     });
   } else if (flags.feature_flashcards && due > 0) {
     items.push({
