@@ -52,7 +52,13 @@ async function* askForGreeting(
   conversation: FoundConversation,
   signal: AbortSignal | undefined,
 ): AsyncGenerator<string, GreetResult> {
-  const built = buildChatMessages({ mode: conversation.mode, lesson: conversation.lesson ?? undefined, history: [], userText: null });
+  const built = buildChatMessages({
+    mode: conversation.mode,
+    lesson: conversation.lesson ?? undefined,
+    focus: conversation.focus,
+    history: [],
+    userText: null,
+  });
   let raw: string;
   try {
     raw = yield* streamReply(

@@ -14,6 +14,7 @@ import {
   ChatError,
   CHAT_MODE_INFO,
   conversationPath,
+  conversationReportPath,
   guard,
   loadConversation,
   MENU_MODES,
@@ -21,6 +22,7 @@ import {
   type ChatErrorCode,
   type ChatTarget,
 } from "~/features/conversation";
+import { focusEntries } from "~/features/notebook";
 import { getAiProviders } from "~/server/ai/index.server";
 import type { SessionUser } from "~/server/auth.server";
 import { getFlags } from "~/server/flags.server";
@@ -41,9 +43,16 @@ function rethrowChatError(error: unknown): never {
   throw error;
 }
 
-/** Starts a conversation and sends the browser to it. */
+/**
+ * Starts a conversation and sends the browser to it. It brings back the learner's due mistakes ("Meu caderno"),
+ * chosen once here: every turn's prompt reads them with the conversation (no statement more per message). The level
+ * test brings none back: it measures.
+ */
 export async function startAndRedirect(args: Args, target: ChatTarget, user: SessionUser): Promise<never> {
-  const conversation = await startConversation(args.context, user, { mode: target.mode, lessonId: target.lesson?.id }).catch(rethrowChatError);
+  const focus = target.mode === "english-test" ? [] : await focusEntries(args.context.db, user.id, new Date());
+  const conversation = await startConversation(args.context, user, { mode: target.mode, lessonId: target.lesson?.id, focus }).catch(
+    rethrowChatError,
+  );
   throw redirect(conversationPath(target, conversation.id), { headers: NO_STORE });
 }
 
@@ -79,6 +88,7 @@ export async function loadChatPage(args: Args, target: ChatTarget): Promise<Omit
     conversationId: conversation.id,
     mode: { id: target.mode, title: CHAT_MODE_INFO[target.mode].title, language: CHAT_MODE_INFO[target.mode].language },
     basePath: target.basePath,
+    reportHref: conversationReportPath(conversation.id),
     backTo: target.backTo,
     backLabel: target.backLabel,
     lesson: target.lesson ? { title: target.lesson.title, key: target.lesson.key } : null,

@@ -23,8 +23,10 @@ import {
   type OwnedConversation,
   type SessionRecheck,
   type UserRef,
+  chatConversations,
+  chatMessages,
+  type ConversationFocusItem,
 } from "~/features/conversation";
-import { chatConversations, chatMessages, type ConversationFocusItem } from "~/features/conversation";
 import { lessons } from "~/features/courses";
 import { reviewLearnerTurn } from "~/features/notebook";
 import { validateAudioBlob } from "~/lib/audio/validate";
@@ -411,7 +413,13 @@ export async function* sendMessageStream(
     text = typed!;
   }
 
-  const built = buildChatMessages({ mode: conversation.mode, lesson: conversation.lesson ?? undefined, history, userText: text });
+  const built = buildChatMessages({
+    mode: conversation.mode,
+    lesson: conversation.lesson ?? undefined,
+    focus: conversation.focus,
+    history,
+    userText: text,
+  });
   // Stored while the provider prepares its first token (one round trip less before it).
   const storeUserMessage = async () => {
     await context.db.insert(chatMessages).values({
@@ -459,13 +467,17 @@ export async function* sendMessageStream(
     return providerFailure(failure.kind);
   }
   const { reply, englishLevel } = await storeNikaReply(context, providers, conversation, raw);
-  // After the reply, in the background: the learner's mistakes for "Meu caderno" (free, and never in the way).
+  // After the reply, in the background: the learner's mistakes for "Meu caderno" (free, and never in the way), and
+  // which of the conversation's focus they used right.
+  const answered = history.at(-1);
   const turn = {
     userId: user.id,
     text,
     source: conversation.lesson ? "lesson" : voice ? "voice" : "chat",
     conversationId: conversation.id,
     messageId: userMessageId,
+    focus: conversation.focus,
+    previousNika: answered?.role === "nika" ? answered.text : null,
   } as const;
   context.cloudflare.ctx.waitUntil(reviewLearnerTurn(context.db, providers, turn));
   // An exchange: the learner's message, answered (a greeting is not one). Its id is the ref: counted once.

@@ -37,6 +37,8 @@ export type ChatPageData = {
   greetingError: ChatFormError | null;
   /** No JS: seconds before the page asks for the greeting again (0; more while another tab holds it). */
   greetingRetrySeconds: number;
+  /** "Resumo da conversa": where leaving the chat goes once the learner has said something, and a link on the page. */
+  reportHref: string;
   /** "Conversa ao vivo" of this conversation, when it is configured and on (absent otherwise). */
   liveHref: string | null;
 };

@@ -9,7 +9,7 @@ import { getFlags } from "~/server/flags.server";
 import { users } from "~/server/schema";
 import { CHAT_MODE_INFO, isChatMode, type ChatModeId } from "./modes";
 import type { LessonContext } from "./prompts";
-import { chatConversations, chatMessages, type ChatConversation, type ChatMessageRow } from "./tables";
+import { chatConversations, chatMessages, type ChatConversation, type ChatMessageRow, type ConversationFocusItem } from "./tables";
 
 export type ChatErrorCode = "invalid_text" | "invalid_audio" | "invalid_mode" | "not_found" | "feature_disabled" | "voice_unavailable";
 
@@ -124,11 +124,14 @@ function greetingClaim(context: AppLoadContext, thisConversation: SQL | undefine
   );
 }
 
-/** Creates a conversation and counts it in users.conversations_started (atomic `+ 1`). */
+/**
+ * Creates a conversation and counts it in users.conversations_started (atomic `+ 1`). `focus`: the learner's due
+ * mistakes it brings back, chosen by the caller (the core knows nothing of "Meu caderno"); kept for every turn.
+ */
 export async function startConversation(
   context: AppLoadContext,
   user: UserRef,
-  input: { mode: string; lessonId?: string | null },
+  input: { mode: string; lessonId?: string | null; focus?: ConversationFocusItem[] },
 ): Promise<ChatConversation> {
   if (!isChatMode(input.mode)) throw new ChatError("invalid_mode", 400, "Modo de conversa inválido");
   const mode = input.mode;
@@ -141,7 +144,10 @@ export async function startConversation(
     lessonId = lesson.id;
   }
   return context.db.transaction(async (tx) => {
-    const [conversation] = await tx.insert(chatConversations).values({ userId: user.id, mode, lessonId }).returning();
+    const [conversation] = await tx
+      .insert(chatConversations)
+      .values({ userId: user.id, mode, lessonId, focus: input.focus ?? [] })
+      .returning();
     await tx
       .update(users)
       .set({ conversationsStarted: sql`${users.conversationsStarted} + 1`, updatedAt: sql`now()` })

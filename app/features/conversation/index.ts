@@ -27,4 +27,4 @@ export {
   type HistoryTurn,
   type LessonContext,
 } from "./prompts";
-export { conversationPath, guard, lessonTarget, modeTarget, type ChatTarget } from "./targets.server";
+export { conversationPath, conversationReportPath, guard, lessonTarget, modeTarget, type ChatTarget } from "./targets.server";

@@ -3,8 +3,9 @@
 // buildChatMessages assembles what a ChatProvider receives: system prompt, the last N turns, the new text.
 import type { ChatMessage } from "~/server/ai/types";
 import type { ChatModeId } from "./modes";
+import type { ConversationFocusItem } from "./tables";
 
-export const PROMPT_VERSION = "2025-01-chat-v1";
+export const PROMPT_VERSION = "2025-02-chat-v2";
 /** How many stored turns (user or Nika messages) go back to the model as context. */
 export const HISTORY_TURNS = 12;
 /** Upper bound on Nika's reply, in tokens (the prompt also asks for short replies). */
@@ -69,9 +70,34 @@ function lessonPrompt(lesson: LessonContext | undefined): string {
 - Greeting: say hello, mention the lesson by its title and ask the first practice question.`;
 }
 
-export function systemPrompt(mode: ChatModeId, lesson?: LessonContext): string {
+/**
+ * How each mode brings a due mistake back: a natural chance to use the right form (never a list of the mistakes).
+ * The level test has none: it measures, it does not practise.
+ */
+const FOCUS_HOW: Record<Exclude<ChatModeId, "english-test">, string> = {
+  portuguese:
+    "invite the learner to say a short English sentence that needs one of them (for example, ask them to tell you something about themselves in English)",
+  english: "steer the conversation, now and then, to a question whose natural answer needs one of them",
+  game: "build an occasional round whose answer needs one of them",
+  roleplay: "as the other person in the scene, say a line whose natural answer needs one of them",
+  lesson: "when it fits the lesson, ask a practice question whose answer needs one of them",
+};
+
+/** The prompt part that carries a conversation's focus: the right forms to bring back, and how. */
+function focusPrompt(mode: Exclude<ChatModeId, "english-test">, focus: readonly ConversationFocusItem[]): string {
+  const items = focus.map((item) => `- ${JSON.stringify(item.right)} (the learner once said ${JSON.stringify(item.wrong)})`).join("\n");
+  return `PRACTICE FOCUS: the learner is practising these corrected forms from earlier conversations:
+${items}
+- During the conversation, ${FOCUS_HOW[mode]}. Bring at most one back per reply, and only where it is natural.
+- Let the learner try first: never give the right form before they answer.
+- If they make the same mistake again, recast once: repeat their idea with the right form, naturally, without calling it a mistake, and move on.
+- Never list these mistakes, never say you remember them, never quiz the learner on them directly.`;
+}
+
+export function systemPrompt(mode: ChatModeId, lesson?: LessonContext, focus: readonly ConversationFocusItem[] = []): string {
   const modePart = mode === "lesson" ? lessonPrompt(lesson) : MODE_PROMPTS[mode];
-  return `${BASE}\n\n${modePart}`;
+  const focusPart = mode !== "english-test" && focus.length > 0 ? `\n\n${focusPrompt(mode, focus)}` : "";
+  return `${BASE}\n\n${modePart}${focusPart}`;
 }
 
 export type HistoryTurn = { role: "user" | "nika"; text: string };
@@ -85,6 +111,8 @@ export type BuiltChat = { messages: ChatMessage[]; maxTokens: number; promptVers
 export function buildChatMessages(input: {
   mode: ChatModeId;
   lesson?: LessonContext;
+  /** The conversation's due mistakes to bring back (its `focus`). */
+  focus?: readonly ConversationFocusItem[];
   history: HistoryTurn[];
   userText: string | null;
 }): BuiltChat {
@@ -94,7 +122,7 @@ export function buildChatMessages(input: {
     .map((turn): ChatMessage => ({ role: turn.role === "nika" ? "assistant" : "user", content: turn.text }));
   const userText = input.userText ?? START_TURN;
   return {
-    messages: [{ role: "system", content: systemPrompt(input.mode, input.lesson) }, ...turns, { role: "user", content: userText }],
+    messages: [{ role: "system", content: systemPrompt(input.mode, input.lesson, input.focus) }, ...turns, { role: "user", content: userText }],
     maxTokens: REPLY_MAX_TOKENS,
     promptVersion: PROMPT_VERSION,
   };

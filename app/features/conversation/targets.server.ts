@@ -57,3 +57,8 @@ export async function guard({ request, context }: Args, target: ChatTarget): Pro
 export function conversationPath(target: ChatTarget, conversationId: string, hash = "") {
   return `${target.basePath}?c=${conversationId}${hash}`;
 }
+
+/** "Resumo da conversa": the page a conversation ends on (and keeps a link to). */
+export function conversationReportPath(conversationId: string) {
+  return `/conversas/${conversationId}/resumo`;
+}

@@ -1,7 +1,7 @@
 // Conversa ao vivo's data: sessions, their paid minutes and the turns they add to the conversation. Used by the
 // LiveConversation object (relay.server.ts) and the pages. Credits go through the credits module only.
 import { sql } from "drizzle-orm";
-import { CHAT_MODE_INFO, HISTORY_TURNS, systemPrompt, type ChatModeId } from "~/features/conversation";
+import { CHAT_MODE_INFO, HISTORY_TURNS, systemPrompt, type ChatModeId, type ConversationFocusItem } from "~/features/conversation";
 import { recordActivitySafely } from "~/server/activity.server";
 import { refundCredits, spendCreditsThen, type AbandonedSpends } from "~/server/credits.server";
 import { rowsOf, type DbOrTx } from "~/server/db.server";
@@ -9,16 +9,24 @@ import { LIVE_MODES } from "./config.server";
 
 export const LIVE_MINUTE_REASON = "live_minute";
 export const LIVE_MINUTE_REFUND_REASON = "refund:live_minute";
-export type LiveConversationContext = { mode: ChatModeId; instructions: string };
+export type LiveConversationContext = {
+  mode: ChatModeId;
+  instructions: string;
+  /** The due mistakes the conversation brings back (each learner turn's review is told them). */
+  focus: ConversationFocusItem[];
+  /** Nika's last turn so far (the review of the learner's next one reads it). */
+  lastNika: string | null;
+};
 
 /**
- * What Nika needs to speak in this conversation, in one statement: its mode, its lesson, and the last turns (so a
- * live session carries on from the text chat). Null when the conversation is not the learner's or has no live mode.
+ * What Nika needs to speak in this conversation, in one statement: its mode, its lesson, its focus and the last turns
+ * (so a live session carries on from the text chat). Null when the conversation is not the learner's or has no live
+ * mode.
  */
 export async function loadLiveContext(db: DbOrTx, userId: string, conversationId: string): Promise<LiveConversationContext | null> {
-  const [row] = rowsOf<{ mode: ChatModeId; lesson_title: string | null; lesson_description: string | null; history: unknown }>(
+  const [row] = rowsOf<{ mode: ChatModeId; lesson_title: string | null; lesson_description: string | null; focus: unknown; history: unknown }>(
     await db.execute(sql`
-      select c.mode, l.title as lesson_title, l.description as lesson_description,
+      select c.mode, c.focus, l.title as lesson_title, l.description as lesson_description,
         coalesce((select json_agg(json_build_object('role', m.role, 'text', m.text) order by m.created_at, m.id)
           from (select * from chat_messages where conversation_id = c.id and status = 'complete'
                 order by created_at desc, id desc limit ${HISTORY_TURNS}) m), '[]'::json) as history
@@ -28,7 +36,14 @@ export async function loadLiveContext(db: DbOrTx, userId: string, conversationId
   if (!row || !LIVE_MODES.includes(row.mode)) return null;
   const history = (typeof row.history === "string" ? JSON.parse(row.history) : row.history) as { role: "user" | "nika"; text: string }[];
   const lesson = row.lesson_title === null ? undefined : { title: row.lesson_title, description: row.lesson_description };
-  return { mode: row.mode, instructions: liveInstructions(row.mode, history, lesson) };
+  const focus = ((typeof row.focus === "string" ? JSON.parse(row.focus) : row.focus) ?? []) as ConversationFocusItem[];
+  const last = history.at(-1);
+  return {
+    mode: row.mode,
+    instructions: liveInstructions(row.mode, history, lesson, focus),
+    focus,
+    lastNika: last?.role === "nika" ? last.text : null,
+  };
 }
 
 /** The mode's own system prompt, told that this is a spoken conversation, with the turns so far. */
@@ -36,10 +51,11 @@ export function liveInstructions(
   mode: ChatModeId,
   history: { role: "user" | "nika"; text: string }[],
   lesson?: { title: string; description?: string | null },
+  focus: readonly ConversationFocusItem[] = [],
 ): string {
   const spoken = `SPOKEN CONVERSATION: this is a live voice call. Answer in short spoken sentences (one to three), no lists, no markdown, no emoji. Speak ${CHAT_MODE_INFO[mode].language === "pt" ? "mostly Brazilian Portuguese, with the English you are teaching" : "mostly English, switching to Brazilian Portuguese only to explain"}. If the learner interrupts you, stop and listen.`;
   const turns = history.map((turn) => `${turn.role === "user" ? "Learner" : "Nika"}: ${turn.text}`).join("\n");
-  return `${systemPrompt(mode, lesson)}\n\n${spoken}${turns ? `\n\nTHE CONVERSATION SO FAR (carry on from it):\n${turns}` : ""}`;
+  return `${systemPrompt(mode, lesson, focus)}\n\n${spoken}${turns ? `\n\nTHE CONVERSATION SO FAR (carry on from it):\n${turns}` : ""}`;
 }
 
 /** Starts a session; any session of the learner still marked active (an object that died) is closed first. */

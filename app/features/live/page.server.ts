@@ -1,7 +1,7 @@
 // The page of Conversa ao vivo, on the chat's own paths (/chat-with-nika/:mode/ao-vivo?c=…, /chat/lesson/:key/ao-vivo?c=…):
 // the same guard as the chat screen of that mode, plus the flag and a configured provider.
 import { type AppLoadContext, redirect } from "react-router";
-import { ChatError, CHAT_MODE_INFO, findOwnedConversation, guard, type ChatTarget } from "~/features/conversation";
+import { ChatError, CHAT_MODE_INFO, conversationReportPath, findOwnedConversation, guard, type ChatTarget } from "~/features/conversation";
 import { requireFeature } from "~/server/flags.server";
 import { notFound } from "~/server/request.server";
 import { liveCreditsPerMinute, LIVE_MODES, realtimeConfig } from "./config.server";
@@ -11,6 +11,8 @@ export type LivePageData = {
   modeTitle: string;
   /** The text and voice-message chat of the same conversation. */
   chatHref: string;
+  /** "Resumo da conversa": where "Encerrar" ends. */
+  reportHref: string;
   creditsPerMinute: number;
   balance: number;
   buyHref: string;
@@ -35,6 +37,7 @@ export async function loadLivePage(args: { request: Request; context: AppLoadCon
     conversationId: conversation.id,
     modeTitle: target.lesson ? target.lesson.title : CHAT_MODE_INFO[target.mode].title,
     chatHref: `${target.basePath}?c=${conversation.id}`,
+    reportHref: conversationReportPath(conversation.id),
     creditsPerMinute: liveCreditsPerMinute(context.cloudflare.env),
     balance: user.monthlyCredits,
     buyHref: "/comprar-creditos",

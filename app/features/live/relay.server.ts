@@ -4,6 +4,7 @@
 // finished turn in the conversation, and holds the limits. The worker (connect.server.ts) has already checked the
 // session cookie, the flag, the conversation's owner and the credits before it hands the upgrade here.
 import { DurableObject } from "cloudflare:workers";
+import type { ConversationFocusItem } from "~/features/conversation";
 import { reviewLearnerTurn } from "~/features/notebook";
 import { getAiProviders } from "~/server/ai/index.server";
 import { createRequestDb, type Database } from "~/server/db.server";
@@ -129,6 +130,9 @@ class LiveSession {
   /** The item whose audio the browser is being sent (binary frames belong to it). */
   private announcedItem: string | null = null;
   private window = { startedAt: 0, messages: 0, audioBytes: 0 };
+  /** The due mistakes the conversation brings back, and Nika's last turn: what each learner turn's review is told. */
+  private focus: ConversationFocusItem[] = [];
+  private lastNika: string | null = null;
   /** Database work in order (a turn before the session's end), each on its own short-lived connection. */
   private writes: Promise<unknown> = Promise.resolve();
 
@@ -155,6 +159,8 @@ class LiveSession {
       // session's row, whose start may already have run.
       if (this.ended) return;
       instructions = context.instructions;
+      this.focus = context.focus;
+      this.lastNika = context.lastNika;
       this.id = await this.read((db) => beginLiveSession(db, this.userId, this.conversationId, this.creditsPerMinute));
     } catch (error) {
       console.error("[live] could not start a session", error);
@@ -402,7 +408,15 @@ class LiveSession {
   private reviewTurn(text: string, messageId: string | null) {
     const providers = getAiProviders(this.env);
     if (!providers) return;
-    const turn = { userId: this.userId, text, source: "live", conversationId: this.conversationId, messageId } as const;
+    const turn = {
+      userId: this.userId,
+      text,
+      source: "live",
+      conversationId: this.conversationId,
+      messageId,
+      focus: this.focus,
+      previousNika: this.lastNika,
+    } as const;
     void this.read((db) => reviewLearnerTurn(db, providers, turn));
   }
 
@@ -464,7 +478,9 @@ class LiveSession {
     if (item.storeTimer) clearTimeout(item.storeTimer);
     this.nikaItems.delete(itemId);
     const text = item.playedMs === null ? item.transcript : heardPart(item.transcript, item.playedMs, bytesToMs(item.audioBytes));
-    if (text.trim()) this.write((db) => storeTurn(db, { conversationId: this.conversationId, speaker: "nika", text, at: item.startedAt }));
+    if (!text.trim()) return;
+    this.lastNika = text;
+    this.write((db) => storeTurn(db, { conversationId: this.conversationId, speaker: "nika", text, at: item.startedAt }));
   }
 
   /** A finished turn must get a response soon; a provider that stays silent has stalled. */

@@ -31,14 +31,21 @@ export type NotebookEntryView = {
 
 export type NotebookPageData = { groups: { kind: NotebookKind; entries: NotebookEntryView[] }[]; total: number };
 
-type EntryRow = Omit<NotebookEntryView, "where"> & { conversationId: string | null; mode: string | null; details: NotebookDetails | null };
+type EntryRow = Omit<NotebookEntryView, "where"> & {
+  conversationId: string | null;
+  messageId: string | null;
+  mode: string | null;
+  details: NotebookDetails | null;
+};
 
-function whereOf({ source, conversationId, mode, details }: EntryRow): NotebookEntryView["where"] {
+/** Where an entry was last made: its pronunciation level, or the exact turn of its conversation (`#m-<message>`). */
+function whereOf({ source, conversationId, messageId, mode, details }: EntryRow): NotebookEntryView["where"] {
   if (source === "pronunciation" && details?.level) {
     return { href: `/pronunciation-game/${details.level}`, label: `${NOTEBOOK_TEXTS.atLevel} ${details.level}` };
   }
   const path = mode && isChatMode(mode) ? CHAT_MODE_INFO[mode].path : null;
-  return conversationId && path ? { href: `${path}?c=${conversationId}`, label: NOTEBOOK_TEXTS.inConversation } : null;
+  const anchor = messageId ? `#m-${messageId}` : "";
+  return conversationId && path ? { href: `${path}?c=${conversationId}${anchor}`, label: NOTEBOOK_TEXTS.inConversation } : null;
 }
 
 export async function loadNotebookPage({ request, context }: Args): Promise<NotebookPageData> {
@@ -46,7 +53,7 @@ export async function loadNotebookPage({ request, context }: Args): Promise<Note
   const rows = rowsOf<EntryRow>(
     await context.db.execute(sql`
       select e.id, e.kind, e.wrong, e."right", e.explanation, e.source, e.count, e.state,
-             e.conversation_id as "conversationId", c.mode, e.details
+             e.conversation_id as "conversationId", e.message_id as "messageId", c.mode, e.details
       from notebook_entries e
       left join chat_conversations c on c.id = e.conversation_id
       where e.user_id = ${user.id} and e.dismissed_at is null
@@ -58,7 +65,7 @@ export async function loadNotebookPage({ request, context }: Args): Promise<Note
     entries: rows
       .filter((row) => row.kind === kind)
       .map((row) => {
-        const { conversationId: _, mode: __, details: ___, ...entry } = row;
+        const { conversationId: _, messageId: _m, mode: __, details: ___, ...entry } = row;
         return { ...entry, where: whereOf(row) };
       }),
   })).filter((group) => group.entries.length > 0);

@@ -69,7 +69,9 @@ const REVIEW_PROMPT = [
 export function focusReviewPrompt(focus: readonly ConversationFocusItem[], previousNika?: string | null): string {
   if (focus.length === 0) return "`used_correctly`: always an empty list.";
   const forms = focus.map((item, index) => `${index}. ${JSON.stringify(item.right)} (once said as ${JSON.stringify(item.wrong)})`).join("\n");
-  const before = previousNika?.trim() ? `\nNika's message just before it, for context only (do not review it): ${JSON.stringify(previousNika.trim())}` : "";
+  const before = previousNika?.trim()
+    ? `\nNika's message just before it, for context only (do not review it): ${JSON.stringify(previousNika.trim())}`
+    : "";
   return [
     "The learner is practising these corrected forms, numbered from 0:",
     forms,
@@ -147,7 +149,10 @@ export function usedRightOf(answer: unknown, focus: readonly ConversationFocusIt
     .safeParse(raw);
   if (!parsed.success) return null;
   const madeAgain = new Set(mistakes.map((mistake) => fold(mistake.right)));
-  return [...new Set(parsed.data)].map((index) => focus[index]!).filter((item) => !madeAgain.has(fold(item.right))).map((item) => item.entryId);
+  return [...new Set(parsed.data)]
+    .map((index) => focus[index]!)
+    .filter((item) => !madeAgain.has(fold(item.right)))
+    .map((item) => item.entryId);
 }
 
 export type LearnerTurn = {

@@ -43,3 +43,25 @@ export const SOURCE_LABELS = {
 } as const;
 
 export const timesLabel = (count: number) => (count === 1 ? "1 vez" : `${count} vezes`);
+
+/** "Resumo da conversa"'s pt-BR strings. */
+export const REPORT_TEXTS = {
+  title: "Resumo da conversa",
+  notFound: "Conversa não encontrada",
+  turns: "Suas falas",
+  liveMinutes: "Minutos ao vivo",
+  corrections: "Correções desta conversa",
+  noCorrections: "Nenhuma correção nesta conversa. Muito bem!",
+  focus: "Erros antigos que voltaram",
+  focusIntro: "A Nika trouxe de volta estes pontos do seu caderno para você praticar.",
+  usedRight: "Você usou certo",
+  notYet: "Ainda não apareceu",
+  empty:
+    "Esta conversa ainda não tem falas suas. Converse com a Nika e volte aqui para ver o resumo: suas falas, as correções e o que você acertou.",
+  backToConversation: "Voltar à conversa",
+  inConversation: "Ver na conversa",
+  notebook: "Abrir meu caderno",
+} as const;
+
+export const turnsLabel = (count: number) => (count === 1 ? "1 fala" : `${count} falas`);
+export const minutesLabel = (count: number) => (count === 1 ? "1 minuto" : `${count} minutos`);

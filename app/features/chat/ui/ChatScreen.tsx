@@ -2,8 +2,10 @@
 // (growing text box, send, microphone while the text is empty) and the mode drawer.
 // Without JavaScript it is a plain form post: the server waits for the whole reply and redirects back,
 // or answers a refusal as a conform reply (the text kept, [title, message]) with a code the page branches on.
+// Once the learner has said something, leaving ends on "Resumo da conversa": the back link goes there, the page
+// keeps a link to it, and (with JavaScript) 10 minutes without activity go there too.
 import { lazy, Suspense, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
-import { Form, Link, useActionData, useNavigation } from "react-router";
+import { Form, Link, useActionData, useNavigate, useNavigation } from "react-router";
 import { AudioPlayer } from "~/components/AudioPlayer";
 import { BUY_CREDITS_PATH, CreditsExhaustedNotice } from "~/components/credits";
 import { ArrowLeftIcon, MicIcon, SparkleIcon } from "~/components/icons";
@@ -17,6 +19,29 @@ import { useChat } from "./use-chat";
 const loadOverlays = () => import("./ChatOverlays");
 const CreditsDialog = lazy(() => import("~/components/CreditsDialog").then((m) => ({ default: m.CreditsDialog })));
 const ModeDrawer = lazy(() => loadOverlays().then((m) => ({ default: m.ModeDrawer })));
+
+/** After this long without activity on the page, a conversation the learner has spoken in ends on its report. */
+export const IDLE_LEAVE_MS = 10 * 60_000;
+const ACTIVITY_EVENTS = ["keydown", "pointerdown", "input", "scroll"] as const;
+
+/** Goes to `href` after IDLE_LEAVE_MS without a key, a tap, typing or scrolling (while `enabled`). */
+function useIdleLeave(enabled: boolean, href: string, restartOn: unknown) {
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (!enabled) return;
+    const leave = () => void navigate(href);
+    let timer = window.setTimeout(leave, IDLE_LEAVE_MS);
+    const restart = () => {
+      window.clearTimeout(timer);
+      timer = window.setTimeout(leave, IDLE_LEAVE_MS);
+    };
+    for (const type of ACTIVITY_EVENTS) document.addEventListener(type, restart, { passive: true, capture: true });
+    return () => {
+      window.clearTimeout(timer);
+      for (const type of ACTIVITY_EVENTS) document.removeEventListener(type, restart, { capture: true });
+    };
+  }, [enabled, href, navigate, restartOn]);
+}
 
 const MAX_HEIGHT_PX = 120;
 const MAX_HEIGHT_MOBILE_PX = 100;
@@ -51,6 +76,9 @@ export function ChatScreen({ page, aside }: { page: ChatPageData; aside?: (level
   const waitingForGreeting = chat.messages.length === 0 && page.nikaAvailable && !page.greetingError;
   // Dots until Nika's first token arrives; then her bubble grows instead.
   const typing = chat.busy && chat.messages.at(-1)?.role !== "nika";
+  // The learner has said something: leaving ends on the conversation's report.
+  const spoken = chat.messages.some((message) => message.role === "user" && !message.failed);
+  useIdleLeave(spoken && !chat.busy, page.reportHref, chat.messages.length);
 
   useEffect(() => {
     listEnd.current?.scrollIntoView({ block: "end" });
@@ -61,8 +89,9 @@ export function ChatScreen({ page, aside }: { page: ChatPageData; aside?: (level
     <div className="mx-auto flex min-h-[calc(100dvh-3.5rem-5rem)] w-full max-w-3xl flex-col md:min-h-dvh">
       <header className="sticky top-14 z-20 flex items-center gap-2 border-b border-slate-200 bg-white/95 px-3 py-2 backdrop-blur md:top-0 dark:border-night-800 dark:bg-night-950/95">
         <Link
-          to={page.backTo}
-          aria-label={page.backLabel}
+          to={spoken ? page.reportHref : page.backTo}
+          aria-label={spoken ? "Sair e ver o resumo da conversa" : page.backLabel}
+          data-testid="chat-back"
           className="rounded-full p-2 text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-night-800"
         >
           <ArrowLeftIcon size={20} />
@@ -117,6 +146,13 @@ export function ChatScreen({ page, aside }: { page: ChatPageData; aside?: (level
           ))}
         </ol>
         {typing || (waitingForGreeting && (chat.busy || !hydrated)) ? <TypingIndicator /> : null}
+        {spoken && !chat.busy ? (
+          <p className="mt-4 text-center text-sm">
+            <Link to={page.reportHref} className="font-semibold text-indigo-800 underline underline-offset-2 dark:text-indigo-200">
+              Resumo da conversa
+            </Link>
+          </p>
+        ) : null}
         {waitingForGreeting && !hydrated ? (
           // No JavaScript: come back in a moment with &greet=1 and the server waits for Nika's greeting.
           <noscript>

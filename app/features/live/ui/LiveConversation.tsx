@@ -1,8 +1,9 @@
 // Conversa ao vivo's island (loaded after hydration by ../LiveScreen): the start button (the tap unlocks audio
 // and asks for the microphone), the state, both sides' live captions, mute and end, the credits left, and
-// how it ended with the way back to the text chat. The state is on the root as data-live-state.
-import { lazy, Suspense, useEffect, useRef } from "react";
-import { Link } from "react-router";
+// how it ended with the way back to the text chat. The state is on the root as data-live-state. "Encerrar" ends on
+// "Resumo da conversa" once the relay has closed the session (its last turn stored).
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { Link, useNavigate } from "react-router";
 import { Button, buttonVariants } from "~/components/button";
 import { MicIcon } from "~/components/icons";
 import { NoticeBox } from "~/components/notice";
@@ -29,9 +30,22 @@ const tall = "h-11 py-0";
 
 const credits = (n: number) => (n === 1 ? "1 crédito" : `${n} créditos`);
 
-export function LiveConversation({ conversationId, modeTitle, chatHref, creditsPerMinute, balance, buyHref }: LiveConversationProps) {
+export function LiveConversation({
+  conversationId,
+  modeTitle,
+  chatHref,
+  reportHref,
+  creditsPerMinute,
+  balance,
+  buyHref,
+}: LiveConversationProps) {
   const live = useLiveSession({ conversationId, balance, creditsPerMinute });
   const { session, status } = live;
+  const navigate = useNavigate();
+  const [leaving, setLeaving] = useState(false);
+  useEffect(() => {
+    if (leaving && status === "ended") void navigate(reportHref);
+  }, [leaving, status, navigate, reportHref]);
   const running = status === "connecting" || status === "listening" || status === "nika_speaking" || status === "reconnecting";
   const captionsEnd = useRef<HTMLLIElement>(null);
   const shown = live.captions.filter((caption) => caption.text.trim() !== "");
@@ -77,9 +91,14 @@ export function LiveConversation({ conversationId, modeTitle, chatHref, creditsP
       ) : null}
       <NoticeBox notice={live.problem ? { tone: "error", title: live.problem } : null} className="mb-0" />
       <NoticeBox notice={live.endMessage ? { tone: "info", title: live.endMessage } : null} className="mb-0">
-        <Link to={chatHref} className={buttonVariants({ variant: "secondary", size: "sm", className: "mt-3" })} data-testid="live-back-to-chat">
-          Voltar ao chat
-        </Link>
+        <div className="mt-3 flex flex-wrap gap-2">
+          <Link to={reportHref} className={buttonVariants({ variant: "primary", size: "sm" })} data-testid="live-report">
+            Resumo da conversa
+          </Link>
+          <Link to={chatHref} className={buttonVariants({ variant: "secondary", size: "sm" })} data-testid="live-back-to-chat">
+            Voltar ao chat
+          </Link>
+        </div>
       </NoticeBox>
 
       {shown.length > 0 ? (
@@ -119,7 +138,15 @@ export function LiveConversation({ conversationId, modeTitle, chatHref, creditsP
               <MicIcon size={20} />
               {live.muted ? "Ativar microfone" : "Silenciar"}
             </Button>
-            <Button variant="danger" size="lg" className={tall} onClick={() => session.end()}>
+            <Button
+              variant="danger"
+              size="lg"
+              className={tall}
+              onClick={() => {
+                setLeaving(true);
+                session.end();
+              }}
+            >
               Encerrar
             </Button>
           </>
