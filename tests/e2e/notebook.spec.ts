@@ -1,6 +1,7 @@
 // "Meu caderno", JS on and off: a chat turn with two mistakes (the fake provider's review finds them) → the notebook
 // shows both, grouped by kind, with the right form and a link to the conversation → "Já sei" masters one, "Essa correção
-// está errada" removes the other for good; axe passes on the full and the empty notebook.
+// está errada" removes the other for good; axe passes on the full and the empty notebook. Then the loop: a mistake
+// → "Hoje" offers "Revisar seus erros (1)" → Revisão's correction card, answered right → the item ticks.
 import { eq } from "drizzle-orm";
 import { notebookEntries } from "../../app/features/notebook/tables";
 import { expect, expectAccessible, jsEnabled, test, visit, waitForHydration, withDb } from "./support";
@@ -38,7 +39,11 @@ test("a chat turn's mistakes land in Meu caderno; 'Já sei' and 'Essa correção
   await expect(falseFriends.getByTestId("notebook-right")).toHaveText(["I am 20 years old"]);
   await expect(falseFriends.getByTestId("notebook-state")).toHaveText(["nova"]);
   await expect(falseFriends.getByText("1 vez")).toBeVisible();
-  await expect(falseFriends.getByRole("link", { name: "Na conversa" })).toHaveAttribute("href", `/chat-with-nika/english?c=${conversation}`);
+  // The link lands on the turn itself.
+  await expect(falseFriends.getByRole("link", { name: "Na conversa" })).toHaveAttribute(
+    "href",
+    new RegExp(`^/chat-with-nika/english\\?c=${conversation}#m-[0-9a-f-]{36}$`),
+  );
   await expectAccessible(page);
 
   await grammar.getByRole("button", { name: "Já sei" }).click();
@@ -62,4 +67,51 @@ test("a chat turn's mistakes land in Meu caderno; 'Já sei' and 'Essa correção
     ["I am 20 years old", "new", true],
     ["people are", "mastered", false],
   ]);
+});
+
+test("a mistake comes back in Revisão as a correction card; answered right, Hoje's item ticks", async ({ page, learner }, testInfo) => {
+  const js = jsEnabled(testInfo);
+  await page.goto("/chat-with-nika/english");
+  await expect(page).toHaveURL(/\?c=[0-9a-f-]{36}$/);
+  if (js) await waitForHydration(page);
+  await page.getByLabel("Mensagem para a Nika").fill("Hello, I have 31 years.");
+  await page.getByRole("button", { name: "Enviar" }).click();
+  await expect
+    .poll(() => withDb(async (db) => (await db.select().from(notebookEntries).where(eq(notebookEntries.userId, learner.id))).length))
+    .toBe(1);
+
+  await visit(page, "/");
+  const item = page.getByTestId("plan-mistakes");
+  await expect(item).toContainText("Revisar seus erros (1)");
+  await expect(item).not.toHaveAttribute("data-done");
+  await item.click();
+  await expect(page).toHaveURL(/\/flashcard-v2$/);
+  if (js) await waitForHydration(page);
+  await page.getByTestId("review-tile").click();
+  await expect(page).toHaveURL(/\/flashcard-v2\/[0-9a-f-]{36}/);
+
+  const card = page.getByRole("group", { name: "Como se diz corretamente?" });
+  await expect(card).toBeVisible();
+  await expect(page.getByTestId("correction-sentence")).toContainText("Hello, I have 31 years.");
+  await expect(page.getByTestId("correction-sentence").locator("mark")).toHaveText("I have 31 years");
+  // The options are the right form and its three alternatives; nothing on the page says which is right yet.
+  await expect(card.getByRole("radio")).toHaveCount(4);
+  await expect(page.getByText("Resposta certa")).toHaveCount(0);
+  await expectAccessible(page);
+
+  await card.getByRole("radio", { name: "I am 31 years old", exact: true }).check();
+  await page.getByRole("button", { name: "Verificar" }).click();
+  const feedback = page.getByTestId("flashcard-feedback");
+  await expect(feedback).toContainText("Correto!");
+  await expect(feedback).toContainText("A forma certa é I am 31 years old.");
+  await page.getByRole("link", { name: "Finalizar" }).click();
+  await expect(page.getByTestId("flashcards-result")).toBeVisible();
+
+  const [stored] = await withDb((db) => db.select().from(notebookEntries).where(eq(notebookEntries.userId, learner.id)));
+  expect(stored).toMatchObject({ reps: 1, state: "practising" });
+  expect(stored!.due.getTime()).toBeGreaterThan(Date.now() + 86_400_000);
+
+  await visit(page, "/");
+  await expect(page.getByTestId("plan-mistakes")).toHaveAttribute("data-done", "true");
+  await expect(page.getByTestId("plan-mistakes")).toContainText("Feito hoje");
 });
