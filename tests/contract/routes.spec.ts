@@ -287,7 +287,7 @@ const PAGE_STATUS: Record<string, number> = {
 };
 
 /** Pages of one learner's own record (the sample belongs to the learner): anybody else gets a 404. */
-const OWNER_ONLY_PAGES = new Set(["/flashcard-v2/:gameId"]);
+const OWNER_ONLY_PAGES = new Set(["/flashcard-v2/:gameId", "/conversas/:conversationId/resumo"]);
 const pageStatus = (route: ManifestRoute, who: Who) =>
   OWNER_ONLY_PAGES.has(route.path) && who !== "learner" ? 404 : (PAGE_STATUS[route.path] ?? 200);
 

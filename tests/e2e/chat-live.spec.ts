@@ -67,14 +67,19 @@ test("the learner talks with Nika live: captions both ways, Nika stops when spok
   expect(truncate!.audio_end_ms).toBeLessThan(6000);
   await expect(live).not.toHaveAttribute("data-live-state", "nika_speaking");
 
+  await expectAccessible(page); // with the captions of both sides
+  const conversation = new URL(page.url()).searchParams.get("c")!;
   await page.getByRole("button", { name: "Encerrar" }).click();
-  await expect(live).toHaveAttribute("data-live-state", "ended");
-  await expectAccessible(page); // with the captions of both sides and the end message
+  // "Encerrar" ends on the conversation's report, once the relay has closed the session.
+  await expect(page).toHaveURL(`/conversas/${conversation}/resumo`);
+  await expect(page.getByRole("heading", { level: 1, name: "Resumo da conversa" })).toBeVisible();
+  await expect(page.getByTestId("report-live-minutes")).toHaveText("1 minuto");
+  await expectAccessible(page);
   await expect.poll(async () => (await providerSessions()).at(-1)?.closedAt ?? null).not.toBeNull();
   expect((await userByEmail(learner.email)).monthlyCredits).toBe(49); // 50, one minute begun
 
   // The text chat of the same conversation has the turns.
-  await page.getByTestId("live-back-to-chat").click();
+  await page.getByRole("link", { name: "Voltar à conversa" }).click();
   await expect(page).toHaveURL(/\/chat-with-nika\/english\?c=/);
   await expect(page.locator('[data-role="user"]').getByTestId("message-text").first()).toHaveText("Hello Nika, how are you?");
   await expect(page.locator('[data-role="nika"]').getByTestId("message-text").last()).toContainText("Hi!");

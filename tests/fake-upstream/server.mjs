@@ -17,8 +17,10 @@
 //   POST /__ai/next?mode=slow|stall|malformed|error[&delay=MS][&count=N]
 //        slow: wait before answering; stall: stream one token then hang; malformed: broken SSE/JSON; error: HTTP 500
 //   GET  /__ai/requests                               what the AI endpoints received (newest last; reviews apart)
-//   POST /__ai/review   body: the verbatim content of the next review answer (a structured `json_schema` call);
-//        without one, a review finds the mistakes of FAKE_MISTAKES in the learner's text
+//   POST /__ai/review   body: the verbatim content of the next review answer (a structured `json_schema` call),
+//        `{"mistakes": [...], "used_correctly": [0]}` (either may be malformed on purpose); without one, a review
+//        finds the mistakes of FAKE_MISTAKES in the learner's text, and `used_correctly` lists each practised form
+//        of the review's prompt (the conversation's focus) whose right form the text has and whose wrong one it lacks
 //   GET  /__ai/reviews                                the review calls received
 //   POST /__ai/transcription  body {text, words?: [{word, start, end, probability?}]}
 //        what /v1/audio/transcriptions hears from now on (words without timestamps get 0.4 s each)
@@ -130,10 +132,21 @@ const FAKE_MISTAKES = [
   },
 ];
 
+/**
+ * The practised forms the review's system prompt numbers (`0. "people are" (once said as "people is")`, as
+ * notebook/review.server's focusReviewPrompt writes them): the conversation's focus.
+ */
+function focusOf(messages) {
+  const system = messages.find((m) => m.role === "system")?.content ?? "";
+  const line = /^(\d+)\. ("(?:[^"\\]|\\.)*") \(once said as ("(?:[^"\\]|\\.)*")\)$/gm;
+  return [...system.matchAll(line)].map((m) => ({ index: Number(m[1]), right: JSON.parse(m[2]), wrong: JSON.parse(m[3]) }));
+}
+
 function reviewAnswer(res, body) {
   if (!body.model || !Array.isArray(body.messages)) return json(res, 400, { error: { message: "model and messages are required" } });
   reviewRequests.push({ body });
   const learnerText = [...body.messages].reverse().find((m) => m.role === "user")?.content ?? "";
+  const said = learnerText.toLowerCase();
   const content =
     reviewScript.length > 0
       ? reviewScript.shift()
@@ -142,6 +155,10 @@ function reviewAnswer(res, body) {
             const match = pattern.exec(learnerText);
             return match ? [mistake(match)] : [];
           }),
+          // A focus entry is used right when the learner's text has its right form and not its wrong one.
+          used_correctly: focusOf(body.messages)
+            .filter(({ right, wrong }) => said.includes(right.toLowerCase()) && !said.includes(wrong.toLowerCase()))
+            .map(({ index }) => index),
         });
   return json(res, 200, {
     id: `chatcmpl-${crypto.randomUUID()}`,

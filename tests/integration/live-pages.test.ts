@@ -73,6 +73,7 @@ describe("the live page", () => {
       conversationId: chat.conversationId,
       modeTitle: "Role Play",
       chatHref: `/chat-with-nika/roleplay?c=${chat.conversationId}`,
+      reportHref: `/conversas/${chat.conversationId}/resumo`,
       creditsPerMinute: 1,
       balance: 7,
       buyHref: "/comprar-creditos",

@@ -182,7 +182,7 @@ describe("/caderno", () => {
       ["false_friend", [["I have 20 years", "I am 20 years old", "new", 1]]],
     ]);
     expect(before.groups[0]!.entries[0]!.where).toEqual({
-      href: expect.stringMatching(/^\/chat-with-nika\/english\?c=[0-9a-f-]{36}$/),
+      href: expect.stringMatching(/^\/chat-with-nika\/english\?c=[0-9a-f-]{36}#m-[0-9a-f-]{36}$/),
       label: "Na conversa",
     });
 

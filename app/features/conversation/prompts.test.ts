@@ -43,6 +43,27 @@ describe("system prompts", () => {
   });
 });
 
+describe("a conversation's focus", () => {
+  const focus = [{ entryId: "e1", kind: "grammar", wrong: "people is", right: "people are" }];
+
+  it("carries the due entries with the mode's way to bring them back, and nothing without any", () => {
+    for (const mode of ["portuguese", "english", "game", "roleplay", "lesson"] as const) {
+      const prompt = systemPrompt(mode, { title: "X" }, focus);
+      expect(prompt).toContain('"people are" (the learner once said "people is")');
+      expect(prompt).toMatch(/Let the learner try first/);
+      expect(prompt).toMatch(/recast once/);
+      expect(prompt).toMatch(/Never list these mistakes/);
+      expect(systemPrompt(mode, { title: "X" }, [])).toBe(systemPrompt(mode, { title: "X" }));
+    }
+    expect(systemPrompt("roleplay", undefined, focus)).toMatch(/as the other person in the scene/);
+    expect(buildChatMessages({ mode: "game", focus, history: [], userText: "hi" }).messages[0]!.content).toContain("PRACTICE FOCUS");
+  });
+
+  it("is never in the level test: it measures", () => {
+    expect(systemPrompt("english-test", undefined, focus)).toBe(systemPrompt("english-test"));
+  });
+});
+
 describe("buildChatMessages", () => {
   it("assembles system prompt, history (user/nika → user/assistant) and the new text", () => {
     const built = buildChatMessages({ mode: "english", history: turns(2), userText: "I like football" });
