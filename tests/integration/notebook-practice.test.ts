@@ -5,11 +5,13 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AnswerData, FlashcardActionData, GamePageData } from "~/features/flashcards/page.server";
 import { flashcardCards, flashcardMemory, flashcardQuestions } from "~/features/flashcards/tables";
+import type { NotebookPageData } from "~/features/notebook/page.server";
 import { notebookEntries } from "~/features/notebook/tables";
 import type { TodayData } from "~/features/today/plan.server";
 import * as home from "~/routes/_app+/_index";
 import * as gameRoute from "~/routes/_app+/_labs+/flashcard-v2.$gameId";
 import * as pickerRoute from "~/routes/_app+/_labs+/flashcard-v2._index";
+import * as caderno from "~/routes/_app+/caderno";
 import { getBalance } from "~/server/credits.server";
 import type { Database } from "~/server/db.server";
 import { args, call, contextFor, createTestDb, insertLearner, request, type TestLearner } from "./harness";
@@ -250,6 +252,10 @@ describe("a flashcard word missed twice", () => {
       .from(flashcardMemory)
       .where(and(eq(flashcardMemory.userId, who.id), eq(flashcardMemory.cardId, card!.id)));
     expect(memory!.missCount).toBe(2);
+    // Meu caderno shows where: the flashcards' category.
+    const notebook = await call<NotebookPageData>(() => caderno.loader(args(request("/caderno", { jar: who.jar }), ctx())));
+    const shown = notebook.data.groups.find((group) => group.kind === "vocabulary")!.entries[0]!;
+    expect(shown).toMatchObject({ wrong: chosen!.word, right: card!.word, where: { href: "/flashcard-v2", label: "Flashcards · Animais" } });
     // Its schedule is the card's: Revisão asks the card, never a correction for it.
     const gameId = await startReview(who);
     const rows = await db.select().from(flashcardQuestions).where(eq(flashcardQuestions.gameId, gameId));

@@ -43,6 +43,10 @@ function whereOf({ source, conversationId, messageId, mode, details }: EntryRow)
   if (source === "pronunciation" && details?.level) {
     return { href: `/pronunciation-game/${details.level}`, label: `${NOTEBOOK_TEXTS.atLevel} ${details.level}` };
   }
+  // A flashcard word: its card is practised in Revisão, under the flashcards.
+  if (source === "flashcards") {
+    return { href: "/flashcard-v2", label: details?.category ? `${NOTEBOOK_TEXTS.inFlashcards} · ${details.category}` : NOTEBOOK_TEXTS.inFlashcards };
+  }
   const path = mode && isChatMode(mode) ? CHAT_MODE_INFO[mode].path : null;
   const anchor = messageId ? `#m-${messageId}` : "";
   return conversationId && path ? { href: `${path}?c=${conversationId}${anchor}`, label: NOTEBOOK_TEXTS.inConversation } : null;

@@ -12,6 +12,7 @@ export const NOTEBOOK_TEXTS = {
   where: "Onde",
   inConversation: "Na conversa",
   atLevel: "No nível",
+  inFlashcards: "Flashcards",
   dismiss: "Essa correção está errada",
   master: "Já sei",
   dismissedTitle: "Correção removida",
