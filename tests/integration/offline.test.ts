@@ -6,7 +6,6 @@
 import { statSync } from "node:fs";
 import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { nextMemory, type Memory } from "~/lib/fsrs";
 import {
   flashcardCards,
   flashcardCategories,
@@ -17,7 +16,8 @@ import {
 } from "~/features/flashcards/tables";
 import { bundleSignatureValid, BUNDLE_TTL_MS, issueBundle, type IssuedBundle } from "~/features/offline/bundle.server";
 import { syncAnswers, type SyncInput } from "~/features/offline/sync.server";
-import type { QueuedAnswer } from "~/features/offline/types";
+import type { QueuedCardAnswer as QueuedAnswer } from "~/features/offline/types";
+import { nextMemory, type Memory } from "~/lib/fsrs";
 import * as bundleRoute from "~/routes/resources+/offline.bundle";
 import * as syncRoute from "~/routes/resources+/offline.sync";
 import { createSession } from "~/server/auth.server";

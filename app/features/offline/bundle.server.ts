@@ -1,9 +1,11 @@
 // Offline practice's bundles: what a learner downloads to play with no network — Revisão (the cards FSRS
-// will ask in the next 7 days) or a category — with each card's 4 options drawn by the online game's rules. The
-// bundle is stored (its cards and their options, so a sync accepts only answers it could produce) and signed (an
-// HMAC over its id, its learner and its expiry). A download costs no credit: the games played from it do, when their
-// answers are synced (sync.server.ts). Its size is told before the download (estimate) and after (bytes): the JSON
-// exactly, the pictures and sounds from the shipped content's manifest and, for an admin's uploads, from R2.
+// will ask in the next 7 days, and the "Meu caderno" corrections due now, as many as an online Revisão asks) or a
+// category — with each card's 4 options drawn by the online game's rules. The bundle is stored (its cards and their
+// options, its corrections and their forms in the order shown, so a sync accepts only answers it could produce) and
+// signed (an HMAC over its id, its learner and its expiry). A download costs no credit: the games played from it do,
+// when their answers are synced (sync.server.ts). Its size is told before the download (estimate) and after (bytes):
+// the JSON exactly, the pictures and sounds from the shipped content's manifest and, for an admin's uploads, from R2
+// (corrections have no media: only their JSON counts).
 import { sql } from "drizzle-orm";
 import {
   cardAudioUrl,
@@ -13,6 +15,7 @@ import {
   OPTIONS_PER_QUESTION,
   planQuestions,
   playableCategories,
+  QUESTIONS_PER_GAME,
   readyForReview,
   reviewCards,
   shippedBytes,
@@ -21,17 +24,23 @@ import {
   type GameTarget,
   type PoolCard,
 } from "~/features/flashcards";
-import { rowsOf, type DbOrTx } from "~/server/db.server";
+import { correctionReady } from "~/features/notebook";
+import { jsonValue, rowsOf, type DbOrTx } from "~/server/db.server";
 import type { Env } from "~/server/env";
 import { signingKeyId, signToken, verifyToken } from "~/server/signed-token.server";
 import { headObject, keyFromPublicUrl, type MediaBucket } from "~/server/storage.server";
-import type { BundleCard, OfflineBundle } from "./types";
+import type { BundleCard, BundleCorrection, BundleEstimate, OfflineBundle } from "./types";
 
 /** A bundle can be played (and its answers synced) for 14 days. */
 export const BUNDLE_TTL_MS = 14 * 86_400_000;
 /** Revisão offline: the cards due within this window from the download, or missed last time. */
 export const REVIEW_WINDOW_MS = 7 * 86_400_000;
 export const MAX_REVIEW_CARDS = 100;
+/**
+ * Most corrections in a Revisão bundle that has picture cards (all of a game when it has none): the online Revisão's
+ * own cap (flashcards' game.server.ts, CORRECTIONS_WITH_CARDS), so an offline game asks the same mix.
+ */
+export const CORRECTIONS_WITH_CARDS = 5;
 /** A learner's bundles this long past their expiry go when they download another (their answers are refused anyway). */
 export const EXPIRED_BUNDLES_KEPT_MS = 30 * 86_400_000;
 const SIGNATURE_PURPOSE = "offline-bundle";
@@ -44,7 +53,12 @@ export const REVIEW_TITLE = "Revisão";
 export type IssuedBundle = OfflineBundle & { tiers: typeof FEEDBACK.tiers };
 
 export type BundleRefusal = "not_found" | "too_few_cards" | "nothing_to_review";
-type Planned = { kind: GameTarget["kind"]; category: { slug: string; name: string } | null; cards: BundleCard[] };
+type Planned = {
+  kind: GameTarget["kind"];
+  category: { slug: string; name: string } | null;
+  cards: BundleCard[];
+  corrections: BundleCorrection[];
+};
 
 type BundlePoolCard = PoolCard & {
   categoryName: string;
@@ -53,6 +67,28 @@ type BundlePoolCard = PoolCard & {
   imageUrl: string | null;
   audioUrl: string | null;
 };
+
+/**
+ * The "Meu caderno" entries an online Revisão would ask now (notebook's rule, its order, at most a game's worth), with
+ * what the player shows: the learner's sentence (or the wrong words alone), the right form and its explanation.
+ */
+async function dueCorrections(db: DbOrTx, userId: string, now: Date) {
+  const rows = rowsOf(
+    await db.execute(sql`
+      select e.id, e.wrong, e."right", e.explanation, e.alternatives, coalesce(e.details->>'sentence', e.wrong) as sentence
+      from notebook_entries e
+      where e.user_id = ${userId} and ${correctionReady(now)}
+      order by e.due, e.count desc limit ${QUESTIONS_PER_GAME}`),
+  );
+  return rows.map((row) => ({
+    id: String(row.id),
+    wrong: String(row.wrong),
+    right: String(row.right),
+    explanation: String(row.explanation),
+    alternatives: jsonValue<string[]>(row.alternatives),
+    sentence: String(row.sentence),
+  }));
+}
 
 /**
  * The bundle's cards and their options, from one statement: Revisão's ready cards (due by `now` + 7 days, or missed)
@@ -96,6 +132,7 @@ async function planBundle(
     }));
 
   let asked: BundlePoolCard[];
+  let due: Awaited<ReturnType<typeof dueCorrections>> = [];
   if (target.kind === "category") {
     if (groupCount(pool) < OPTIONS_PER_QUESTION) return { ok: false, code: "too_few_cards" };
     asked = shuffle(pool, random);
@@ -104,10 +141,19 @@ async function planBundle(
     asked = reviewCards(pool, random)
       .filter((card) => card.ready && playable.has(card.categorySlug))
       .slice(0, MAX_REVIEW_CARDS);
-    if (asked.length === 0) return { ok: false, code: "nothing_to_review" };
+    due = (await dueCorrections(db, userId, now)).slice(0, asked.length > 0 ? CORRECTIONS_WITH_CARDS : QUESTIONS_PER_GAME);
+    if (asked.length === 0 && due.length === 0) return { ok: false, code: "nothing_to_review" };
   }
   const questions = planQuestions(asked, pool, random);
   if (!questions) return { ok: false, code: "too_few_cards" };
+  const corrections = due.map(({ alternatives, ...entry }): BundleCorrection => ({
+    id: entry.id,
+    sentence: entry.sentence,
+    wrong: entry.wrong,
+    options: shuffle([entry.right, ...alternatives], random),
+    right: entry.right,
+    explanation: entry.explanation,
+  }));
 
   const byId = new Map(pool.map((card) => [card.id, card]));
   const cards = questions.map(({ cardId, optionIds }): BundleCard => {
@@ -126,7 +172,7 @@ async function planBundle(
   });
   const first = rows[0]!;
   const category = target.kind === "category" ? { slug: String(first.slug), name: String(first.name) } : null;
-  return { ok: true, planned: { kind: target.kind, category, cards } };
+  return { ok: true, planned: { kind: target.kind, category, cards, corrections } };
 }
 
 /** Every picture and sound the bundle's player needs, each once: the cards', their options' and the game's own. */
@@ -218,6 +264,7 @@ async function compose(deps: BundleDeps, userId: string, planned: Planned, id: s
       expiresAt: expiresAt.toISOString(),
       signature: await signBundle(deps.env, { id, userId, expiresAt }),
       cards: planned.cards,
+      corrections: planned.corrections,
       sounds: { ...FEEDBACK.sounds, ...Object.fromEntries(Object.entries(FEEDBACK.tiers).map(([tier, { soundUrl }]) => [tier, soundUrl])) },
       tiers: FEEDBACK.tiers,
       media,
@@ -226,7 +273,7 @@ async function compose(deps: BundleDeps, userId: string, planned: Planned, id: s
   );
 }
 
-export type EstimateResult = { ok: true; estimate: { cards: number; bytes: number } } | { ok: false; code: BundleRefusal };
+export type EstimateResult = { ok: true; estimate: BundleEstimate } | { ok: false; code: BundleRefusal };
 
 /**
  * How big the download would be (JSON + media), told before it starts: a bundle composed like the real one, not
@@ -242,13 +289,14 @@ export async function estimateBundle(
   const plan = await planBundle(deps.db, userId, target, now, random);
   if (!plan.ok) return plan;
   const bundle = await compose(deps, userId, plan.planned, crypto.randomUUID(), now);
-  return { ok: true, estimate: { cards: bundle.cards.length, bytes: bundle.bytes.json + bundle.bytes.media } };
+  const corrections = plan.planned.corrections.length;
+  return { ok: true, estimate: { cards: bundle.cards.length + corrections, corrections, bytes: bundle.bytes.json + bundle.bytes.media } };
 }
 
 export type IssueResult = { ok: true; bundle: IssuedBundle } | { ok: false; code: BundleRefusal };
 
 /**
- * Issues a bundle: its cards and options are stored (one statement after the plan's, which also drops the learner's
+ * Issues a bundle: its cards and options, and its corrections and their forms in the order shown, are stored (one statement after the plan's, which also drops the learner's
  * bundles long expired) and it is signed. No credit.
  */
 export async function issueBundle(
@@ -263,11 +311,13 @@ export async function issueBundle(
   const id = crypto.randomUUID();
   const bundle = await compose(deps, userId, plan.planned, id, now);
   const cards = Object.fromEntries(bundle.cards.map((card) => [card.id, card.options.map((option) => option.id)]));
+  const entries = Object.fromEntries(plan.planned.corrections.map((correction) => [correction.id, correction.options]));
   await deps.db.execute(sql`
     with pruned as (
       delete from offline_bundles where user_id = ${userId} and expires_at < ${new Date(now.getTime() - EXPIRED_BUNDLES_KEPT_MS).toISOString()}
     )
-    insert into offline_bundles (id, user_id, kind, category_slug, cards, issued_at, expires_at)
-    values (${id}, ${userId}, ${bundle.kind}, ${bundle.category?.slug ?? null}, ${JSON.stringify(cards)}::jsonb, ${bundle.issuedAt}, ${bundle.expiresAt})`);
+    insert into offline_bundles (id, user_id, kind, category_slug, cards, entries, issued_at, expires_at)
+    values (${id}, ${userId}, ${bundle.kind}, ${bundle.category?.slug ?? null}, ${JSON.stringify(cards)}::jsonb, ${JSON.stringify(entries)}::jsonb,
+      ${bundle.issuedAt}, ${bundle.expiresAt})`);
   return { ok: true, bundle };
 }

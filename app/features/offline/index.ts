@@ -7,7 +7,7 @@ export { accountBundles, accountQueue, currentAccount, enqueue, MEDIA_CACHE, SYN
 export { syncQueue } from "./sync";
 export { default as DownloadPanel, type DownloadPanelProps } from "./ui/DownloadPanel";
 export { SyncStatus, useOfflineSync } from "./ui/SyncStatus";
-export type { BundleCard, OfflineBundle } from "./types";
+export type { BundleCard, BundleCorrection, OfflineBundle } from "./types";
 
 import { accountBundles, accountQueue, currentAccount, enqueue, SYNC_TAG } from "./db";
 import { SyncStatus, useOfflineSync } from "./ui/SyncStatus";

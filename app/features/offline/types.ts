@@ -15,6 +15,22 @@ export type BundleCard = {
   options: BundleOption[];
 };
 
+/**
+ * A "Meu caderno" correction card of a Revisão bundle: the learner's sentence with the mistake, the 4 forms in the
+ * order shown (also stored in `offline_bundles.entries`), and — as a card's answer is its own id — the right form and
+ * its explanation, so the player decides offline. The sync decides again on the server (the place chosen, against the
+ * entry's right form).
+ */
+export type BundleCorrection = {
+  /** The notebook entry's id. */
+  id: string;
+  sentence: string;
+  wrong: string;
+  options: string[];
+  right: string;
+  explanation: string;
+};
+
 export type OfflineBundle = {
   id: string;
   userId: string;
@@ -25,6 +41,11 @@ export type OfflineBundle = {
   expiresAt: string;
   signature: string;
   cards: BundleCard[];
+  /**
+   * Revisão's due corrections (none in a category bundle): at most 5 beside cards, 10 with no card, as online. A game
+   * asks them one after another with the cards, as the online Revisão does. Absent in bundles stored before they had it.
+   */
+  corrections?: BundleCorrection[];
   /** The feedback sounds (correct, incorrect) and whatever else the game plays. */
   sounds: { correct: string; incorrect: string } & Record<string, unknown>;
   /** The result tiers' picture and sound. */
@@ -34,20 +55,24 @@ export type OfflineBundle = {
   bytes: { json: number; media: number };
 };
 
-export type BundleEstimate = { cards: number; bytes: number };
+/** `cards`: every question the bundle holds (picture cards and corrections); `corrections`: those among them. */
+export type BundleEstimate = { cards: number; corrections: number; bytes: number };
 
 /** One offline game: made by the player, sent with its answers. */
 export type QueuedGame = { id: string; bundleId: string; questionCount: number };
-export type QueuedAnswer = {
+type QueuedAnswerBase = {
   /** The answer's idempotency key. */
   key: string;
   gameId: string;
   /** 0-based position in the game. */
   position: number;
-  cardId: string;
-  chosenId: string;
   answeredAt: string;
 };
+/** A picture card's answer: the card and the option (a card id) chosen. */
+export type QueuedCardAnswer = QueuedAnswerBase & { cardId: string; chosenId: string };
+/** A correction card's answer: the entry and the place (0–3) of the form chosen, in the bundle's order. */
+export type QueuedCorrectionAnswer = QueuedAnswerBase & { entryId: string; chosenIndex: number };
+export type QueuedAnswer = QueuedCardAnswer | QueuedCorrectionAnswer;
 
 /** At most this many answers, and answers of this many bundles, per sync request (the client cuts bigger queues). */
 export const SYNC_MAX_ANSWERS = 500;

@@ -1,20 +1,20 @@
 // /flashcard-v2/offline: the downloaded bundles of the learner signed in on this browser, and a
-// game of up to 10 cards from one — the online game's screens, sounds and feedback (GameParts), decided in
-// the browser from the signed bundle. Each answer goes to the IndexedDB queue (synced later: the server
+// game of up to 10 cards from one — a Revisão's with its "Meu caderno" correction cards between the picture cards, as
+// online — the online game's screens, sounds and feedback (GameParts), decided in the browser from the signed bundle. Each answer goes to the IndexedDB queue (synced later: the server
 // checks the bundle's signature and counts the game and its credit then). Everything comes from IndexedDB
 // after hydration: the page itself is the same for every learner, so the service worker can keep it.
 import { useEffect, useMemo, useRef, useState, type FormEvent, type MouseEvent } from "react";
 import { Button, buttonVariants } from "~/components/button";
 import { ArrowLeftIcon, ArrowRightIcon, CardsIcon, PlayIcon } from "~/components/icons";
 import { NoticeBox } from "~/components/notice";
-import type { BundleCard, OfflineStorage, StoredBundle } from "~/features/offline";
+import type { BundleCard, BundleCorrection, OfflineStorage, QueueItem, StoredBundle } from "~/features/offline";
 import { playback } from "~/lib/audio/playback";
 import { OFFLINE_PLAYER_PATH } from "~/lib/offline-paths";
 import { useHydrated } from "~/lib/use-hydrated";
 import { FLASHCARDS_PATH } from "../admin/paths";
 import { percentOf, QUESTIONS_PER_GAME, tierOf } from "../game-rules";
 import { gameAssets } from "../game-view";
-import type { AnswerView, MissedWord } from "../game.server";
+import type { AnswerView, MissedWord, QuestionView } from "../game.server";
 import { cardsLabel } from "../texts";
 import {
   FeedbackRegion,
@@ -34,15 +34,36 @@ import {
 import { LoadError, useLoadErrorToast } from "./LoadError";
 import { criticalPercent, useGamePreload } from "./use-game-preload";
 
-type Game = { id: string; stored: StoredBundle; cards: BundleCard[] };
+/** A question of an offline game: a picture card, or a Revisão's correction card. */
+type Question = { card: BundleCard; correction?: never } | { correction: BundleCorrection; card?: never };
+type Game = { id: string; stored: StoredBundle; questions: Question[] };
 
 const expired = (stored: StoredBundle) => new Date(stored.bundle.expiresAt).getTime() <= Date.now();
+/** A bundle's corrections (none in one stored before bundles had them). */
+const correctionsOf = (stored: StoredBundle) => stored.bundle.corrections ?? [];
+/** Every question a bundle can ask: its picture cards and its corrections. */
+const questionsIn = (stored: StoredBundle) => stored.bundle.cards.length + correctionsOf(stored).length;
+
+/** Whether a correction's form at `place` is its right form (the player's verdict; the sync decides again). */
+const rightPlace = (correction: BundleCorrection, place: number) => correction.options[place] === correction.right;
 
 /**
- * Up to 10 cards: a category's in a random order; Revisão's in the server's order (missed and due first).
- * Cards answered in games still waiting to be synced go last, so a second game offline asks other words.
+ * Up to 10 questions, as many as the online game would ask of the bundle: a category's cards in a random order;
+ * Revisão's cards in the server's order (missed and due first) and its corrections, one after the other. Cards answered
+ * in games still waiting to be synced go last, so a second game offline asks other words; a correction answered right
+ * there is no longer due (as online), so it is asked again only when the game needs it to fill its questions.
  */
-function pickCards(stored: StoredBundle, answered: ReadonlySet<string>): BundleCard[] {
+function pickQuestions(stored: StoredBundle, queued: readonly QueueItem[]): Question[] {
+  const answeredCards = new Set<string>();
+  const rightEntries = new Set<string>();
+  const corrections = correctionsOf(stored);
+  for (const { answer } of queued) {
+    if ("cardId" in answer) answeredCards.add(answer.cardId);
+    else {
+      const correction = corrections.find((c) => c.id === answer.entryId);
+      if (correction && rightPlace(correction, answer.chosenIndex)) rightEntries.add(answer.entryId);
+    }
+  }
   const cards = [...stored.bundle.cards];
   if (stored.bundle.kind === "category") {
     for (let i = cards.length - 1; i > 0; i--) {
@@ -50,8 +71,30 @@ function pickCards(stored: StoredBundle, answered: ReadonlySet<string>): BundleC
       [cards[i], cards[j]] = [cards[j]!, cards[i]!];
     }
   }
-  const fresh = cards.filter((card) => !answered.has(card.id));
-  return [...fresh, ...cards.filter((card) => answered.has(card.id))].slice(0, QUESTIONS_PER_GAME);
+  const count = Math.min(QUESTIONS_PER_GAME, cards.length + corrections.length);
+  const due = corrections.filter((c) => !rightEntries.has(c.id)).slice(0, count);
+  const picked = [...cards.filter((card) => !answeredCards.has(card.id)), ...cards.filter((card) => answeredCards.has(card.id))].slice(
+    0,
+    count - due.length,
+  );
+  const asked = [...due, ...corrections.filter((c) => rightEntries.has(c.id))].slice(0, count - picked.length);
+  const questions: Question[] = [];
+  for (let i = 0; i < Math.max(picked.length, asked.length); i++) {
+    if (picked[i]) questions.push({ card: picked[i]! });
+    if (asked[i]) questions.push({ correction: asked[i]! });
+  }
+  return questions;
+}
+
+/** A question as the shared game parts show it: a card's picture and options, or a correction's sentence and forms. */
+function viewOf(question: Question): Pick<QuestionView, "imageUrl" | "correction" | "options"> {
+  if (question.card) return { imageUrl: question.card.imageUrl, correction: null, options: question.card.options };
+  const { sentence, wrong, options } = question.correction;
+  return {
+    imageUrl: null,
+    correction: { sentence, wrong },
+    options: options.map((word, place) => ({ id: String(place), word, audioUrl: null })),
+  };
 }
 
 /** `storage`: offline practice's IndexedDB queue and downloads, passed in by the route. */
@@ -82,8 +125,8 @@ export function OfflinePlayer({ storage }: { storage: OfflineStorage }) {
   const start = async (stored: StoredBundle) => {
     setConfirming(null);
     const queued = account ? await accountQueue(account).catch(() => []) : [];
-    const answered = new Set(queued.filter((item) => item.game.bundleId === stored.bundle.id).map((item) => item.answer.cardId));
-    setGame({ id: crypto.randomUUID(), stored, cards: pickCards(stored, answered) });
+    const mine = queued.filter((item) => item.game.bundleId === stored.bundle.id);
+    setGame({ id: crypto.randomUUID(), stored, questions: pickQuestions(stored, mine) });
   };
 
   if (game && account) {
@@ -158,7 +201,7 @@ export function OfflinePlayer({ storage }: { storage: OfflineStorage }) {
             <li key={stored.bundle.id} className="rounded-2xl border border-slate-200 bg-white p-4 dark:border-night-700 dark:bg-night-900">
               <p className="font-semibold">{stored.bundle.title}</p>
               <p className="text-sm text-slate-700 dark:text-slate-300">
-                {cardsLabel(stored.bundle.cards.length)} ·{" "}
+                {cardsLabel(questionsIn(stored))} ·{" "}
                 {expired(stored)
                   ? "download expirado"
                   : `válido até ${new Intl.DateTimeFormat("pt-BR", { day: "2-digit", month: "2-digit" }).format(new Date(stored.bundle.expiresAt))}`}
@@ -167,7 +210,7 @@ export function OfflinePlayer({ storage }: { storage: OfflineStorage }) {
                 size="sm"
                 className="mt-3"
                 onClick={() => setConfirming(stored)}
-                disabled={expired(stored) || stored.bundle.cards.length === 0}
+                disabled={expired(stored) || questionsIn(stored) === 0}
                 aria-label={`Jogar ${stored.bundle.title}`}
               >
                 <PlayIcon size={16} />
@@ -225,12 +268,12 @@ function OfflineGame({
   onAgain: () => void;
   onLeave: () => void;
 }) {
-  const { stored, cards } = game;
+  const { stored } = game;
   const feedback = stored.bundle;
-  const questions = useMemo(() => cards.map((card) => ({ imageUrl: card.imageUrl, options: card.options })), [cards]);
-  const assets = useMemo(() => gameAssets(questions, 0, feedback), [questions, feedback]);
+  const views = useMemo(() => game.questions.map(viewOf), [game.questions]);
+  const assets = useMemo(() => gameAssets(views, 0, feedback), [views, feedback]);
   const preload = useGamePreload(assets, true);
-  const [answers, setAnswers] = useState<(AnswerView | null)[]>(() => cards.map(() => null));
+  const [answers, setAnswers] = useState<(AnswerView | null)[]>(() => game.questions.map(() => null));
   const [finished, setFinished] = useState(false);
   useLoadErrorToast(preload.stage === "error");
   useEffect(() => () => playback.stop(), []);
@@ -282,16 +325,17 @@ function OfflineQuestions({
   onAnswer: (position: number, answer: AnswerView) => void;
   onFinish: () => void;
 }) {
-  const { stored, cards } = game;
+  const { stored, questions } = game;
   const { enqueue, SYNC_TAG } = storage;
   const [index, setIndex] = useState(0);
   const [selected, setSelected] = useState<string | null>(null);
   const [leaving, setLeaving] = useState(false);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const card = cards[index]!;
+  const question = questions[index]!;
+  const view = useMemo(() => viewOf(question), [question]);
   const answer = answers[index] ?? null;
-  const total = cards.length;
+  const total = questions.length;
   const last = index + 1 >= total;
   const { feedbackRef, legendRef, focusNext } = useQuestionFocus();
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -303,19 +347,15 @@ function OfflineQuestions({
     playback.unlock();
     setSaving(true);
     setError(null);
-    const correct = selected === card.id;
+    const { card, correction } = question;
+    const place = Number(selected);
+    const correct = card ? selected === card.id : rightPlace(correction, place);
+    const given = { key: crypto.randomUUID(), gameId: game.id, position: index, answeredAt: new Date().toISOString() };
     try {
       await enqueue([
         {
           userId,
-          answer: {
-            key: crypto.randomUUID(),
-            gameId: game.id,
-            position: index,
-            cardId: card.id,
-            chosenId: selected,
-            answeredAt: new Date().toISOString(),
-          },
+          answer: card ? { ...given, cardId: card.id, chosenId: selected } : { ...given, entryId: correction.id, chosenIndex: place },
           game: { id: game.id, bundleId: stored.bundle.id, questionCount: total },
           bundleRef: { id: stored.bundle.id, signature: stored.bundle.signature },
         },
@@ -327,7 +367,19 @@ function OfflineQuestions({
     }
     void registerSync(SYNC_TAG);
     setSaving(false);
-    onAnswer(index, { chosenId: selected, correctId: card.id, correct, word: card.word, translation: card.translation });
+    onAnswer(
+      index,
+      card
+        ? { chosenId: selected, correctId: card.id, correct, word: card.word, translation: card.translation }
+        : {
+            chosenId: selected,
+            correctId: String(correction.options.indexOf(correction.right)),
+            correct,
+            word: correction.right,
+            translation: "",
+            explanation: correction.explanation,
+          },
+    );
     playFeedback(correct, stored.bundle.sounds);
     focusNext.current = "feedback";
   };
@@ -345,16 +397,25 @@ function OfflineQuestions({
   };
 
   return (
-    <QuestionCard index={index} total={total} answers={answers} imageUrl={card.imageUrl} answer={answer} leaving={leaving}>
+    <QuestionCard
+      index={index}
+      total={total}
+      answers={answers}
+      imageUrl={view.imageUrl}
+      correction={view.correction}
+      answer={answer}
+      leaving={leaving}
+    >
       <form onSubmit={(event) => void onSubmit(event)} className="mt-5">
         <OptionsFieldset
-          options={card.options}
+          correction={view.correction !== null}
+          options={view.options}
           answer={answer}
           selected={selected}
           locked={Boolean(answer) || saving}
           legendRef={legendRef}
           onSelect={setSelected}
-          onHear={(option) => !answer && hearOption(option)}
+          onHear={(option) => !answer && !view.correction && hearOption(option)}
         />
         {answer ? null : (
           <Button type="submit" size="lg" disabled={!selected || saving} className="mt-5 w-full sm:w-auto">
@@ -399,21 +460,26 @@ function OfflineResult({
   onAgain: () => void;
   onLeave: () => void;
 }) {
-  const { stored, cards } = game;
+  const { stored, questions } = game;
   const correct = answers.filter((a) => a?.correct).length;
-  const tier = tierOf(correct, cards.length);
+  const tier = tierOf(correct, questions.length);
   const assets = stored.bundle.tiers[tier];
   const result: ResultView = {
     tier,
-    percent: percentOf(correct, cards.length),
+    percent: percentOf(correct, questions.length),
     correct,
     incorrect: answers.filter((a) => a && !a.correct).length,
     imageUrl: assets?.imageUrl ?? "",
     soundUrl: assets?.soundUrl ?? "",
   };
-  const missed: MissedWord[] = cards
+  // As online: a missed card's word and picture, a missed correction's right form and its explanation.
+  const missed: MissedWord[] = questions
     .filter((_, i) => answers[i] && !answers[i]!.correct)
-    .map((card) => ({ word: card.word, translation: card.translation, imageUrl: card.imageUrl, audioUrl: card.audioUrl }));
+    .map(({ card, correction }) =>
+      card
+        ? { word: card.word, translation: card.translation, imageUrl: card.imageUrl, audioUrl: card.audioUrl }
+        : { word: correction.right, translation: correction.explanation, imageUrl: null, audioUrl: null },
+    );
 
   const played = useRef(false);
   useEffect(() => {

@@ -1,6 +1,7 @@
 // "Baixar para praticar offline" on /flashcard-v2, only with JavaScript (the picker renders it
 // after hydration and loads this module then): Revisão and each category with its size before (the
-// server's estimate) and after (what is stored), the download's progress, "Remover download", and the
+// server's estimate) and after (what is stored; a Revisão's correction cards count among its cards and weigh only
+// their JSON), the download's progress, "Remover download", and the
 // queue's state. One download at a time; errors in pt-BR.
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
@@ -183,7 +184,7 @@ function DownloadRow({
         </p>
         <p className="text-sm text-slate-700 dark:text-slate-300" data-testid="offline-download-size">
           {stored
-            ? `Baixado · ${formatBytes(stored.bytes)} · ${stored.bundle.cards.length} cartões · ${expired ? "expirado" : `válido até ${dateLabel(stored.bundle.expiresAt)}`}`
+            ? `Baixado · ${formatBytes(stored.bytes)} · ${stored.bundle.cards.length + (stored.bundle.corrections?.length ?? 0)} cartões · ${expired ? "expirado" : `válido até ${dateLabel(stored.bundle.expiresAt)}`}`
             : !row.available
               ? row.key === "review"
                 ? "Nada para revisar"
