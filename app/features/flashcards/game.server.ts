@@ -2,7 +2,17 @@
 // the game as the learner may see it (no right answer before it is given), answering once, and the
 // learner's memory of each card (FSRS) that builds review games.
 import { sql } from "drizzle-orm";
-import { correctionReady, dueCorrectionsCount, entryMemory, entryMemoryJson, noteMissedCard, scheduleEntry, type MissedCard } from "~/features/notebook";
+import {
+  correctionReady,
+  dueCorrectionsCount,
+  entryMemory,
+  entryMemoryJson,
+  noteMissedCard,
+  PRONUNCIATION_MISTAKE_BELOW,
+  pronunciationReady,
+  scheduleEntry,
+  type MissedCard,
+} from "~/features/notebook";
 import { memoryFromRow, nextMemory, type Memory } from "~/lib/fsrs";
 import { recordActivitySafely } from "~/server/activity.server";
 import { spendCreditsThen } from "~/server/credits.server";
@@ -52,7 +62,8 @@ export async function loadPicker(db: DbOrTx, userId: string, now: Date): Promise
 
 // ——— starting a game ———
 
-export type GameTarget = { kind: "category"; slug: string } | { kind: "review" };
+/** A Revisão asks the pronunciation game's words too when `pronunciation` (something can score a recording). */
+export type GameTarget = { kind: "category"; slug: string } | { kind: "review"; pronunciation?: boolean };
 
 export type StartRefusal =
   /** No such category. */
@@ -95,23 +106,28 @@ async function loadPool(db: DbOrTx, userId: string, target: GameTarget, now: Dat
   };
 }
 
-/** A "Meu caderno" entry Revisão can ask now: its right form and its three alternatives. */
-type DueCorrection = { id: string; right: string; alternatives: string[] };
+/** A "Meu caderno" entry Revisão can ask now: its right form and its three alternatives (none for a pronunciation word). */
+type DueCorrection = { id: string; right: string; alternatives: string[]; pronunciation: boolean };
 
 /** Most correction cards in a Revisão that has picture cards too (the rest of the game is theirs). */
 const CORRECTIONS_WITH_CARDS = 5;
 
-async function loadDueCorrections(db: DbOrTx, userId: string, now: Date): Promise<DueCorrection[]> {
+async function loadDueCorrections(db: DbOrTx, userId: string, now: Date, pronunciation: boolean): Promise<DueCorrection[]> {
   const rows = rowsOf(
     await db.execute(sql`
-      select e.id, e."right", e.alternatives from notebook_entries e
-      where e.user_id = ${userId} and ${correctionReady(now)}
+      select e.id, e."right", e.alternatives, e.kind = 'pronunciation' as pronunciation from notebook_entries e
+      where e.user_id = ${userId} and (${correctionReady(now)} or ${pronunciation ? pronunciationReady(now) : sql`false`})
       order by e.due, e.count desc limit ${QUESTIONS_PER_GAME}`),
   );
-  return rows.map((row) => ({ id: String(row.id), right: String(row.right), alternatives: jsonValue<string[]>(row.alternatives) }));
+  return rows.map((row) => ({
+    id: String(row.id),
+    right: String(row.right),
+    alternatives: jsonValue<string[]>(row.alternatives),
+    pronunciation: Boolean(row.pronunciation),
+  }));
 }
 
-/** A planned question: a picture card's (card and option ids) or a correction's (entry and option texts). */
+/** A planned question: a picture card's (card and option ids), a correction's (entry and option texts) or a pronunciation word's (entry only). */
 type PlannedRow = { card_id: string | null; entry_id: string | null; option_ids: string[]; option_texts: string[] | null };
 
 /** Picture cards and corrections one after the other while both last. */
@@ -143,7 +159,8 @@ export function playableCategories(cards: readonly PlanCard[]): Set<string> {
 
 /**
  * Spends 1 credit and creates the game in one statement (or neither): up to 10 cards of the category (or, for
- * Revisão, the learner's due cards and "Meu caderno" corrections), no repeats, 4 shuffled options each; counts
+ * Revisão, the learner's due cards and "Meu caderno" corrections and pronunciation words), no repeats, 4 shuffled
+ * options each (a pronunciation word has none: it is recorded); counts
  * `flashcards_played`.
  */
 export async function startGame(
@@ -167,7 +184,8 @@ export async function startGame(
     // (an admin hid most of it) gives no review card.
     const playable = playableCategories(pool.cards);
     const dueCards = reviewCards(pool.cards, random).filter((card) => playable.has(card.categorySlug));
-    const corrections = (await loadDueCorrections(db, userId, now)).slice(0, dueCards.length > 0 ? CORRECTIONS_WITH_CARDS : QUESTIONS_PER_GAME);
+    const due = await loadDueCorrections(db, userId, now, target.pronunciation ?? false);
+    const corrections = due.slice(0, dueCards.length > 0 ? CORRECTIONS_WITH_CARDS : QUESTIONS_PER_GAME);
     const questions = planQuestions(dueCards.slice(0, QUESTIONS_PER_GAME - corrections.length), pool.cards, random);
     if (!questions) return { ok: false, code: "too_few_cards", balance: null };
     rows = interleave(
@@ -176,7 +194,7 @@ export async function startGame(
         card_id: null,
         entry_id: entry.id,
         option_ids: [],
-        option_texts: shuffle([entry.right, ...entry.alternatives], random),
+        option_texts: entry.pronunciation ? null : shuffle([entry.right, ...entry.alternatives], random),
       })),
     );
     if (rows.length === 0) return { ok: false, code: "nothing_to_review", balance: null };
@@ -210,16 +228,29 @@ export async function startGame(
 export type OptionView = { id: string; word: string; audioUrl: string | null };
 /**
  * Given only once the question is answered: the right option, and the word and its translation (a correction: the
- * right form, and `explanation` instead of a translation).
+ * right form, and `explanation` instead of a translation; a pronunciation word: the word and its `score`, 0–100, with
+ * both ids empty).
  */
-export type AnswerView = { chosenId: string; correctId: string; correct: boolean; word: string; translation: string; explanation?: string };
+export type AnswerView = {
+  chosenId: string;
+  correctId: string;
+  correct: boolean;
+  word: string;
+  translation: string;
+  explanation?: string;
+  score?: number;
+};
 /** A correction card's prompt: the learner's own sentence, and the words in it to highlight. */
 export type CorrectionPrompt = { sentence: string; wrong: string };
+/** A pronunciation card's prompt: the word to say, and the pronunciation game's sentence it was missed in. */
+export type PronunciationPrompt = { word: string; sentence: string };
 export type QuestionView = {
   position: number;
   imageUrl: string | null;
   /** Set for a "Meu caderno" correction card (then `imageUrl` is null). */
   correction: CorrectionPrompt | null;
+  /** Set for a "Meu caderno" pronunciation word (then `imageUrl` and `correction` are null, and there are no options). */
+  pronunciation?: PronunciationPrompt | null;
   options: OptionView[];
   answer: AnswerView | null;
 };
@@ -249,13 +280,30 @@ type QuestionRow = MediaRefs & {
   sentence: string | null;
   wrong: string | null;
   optionTexts: string[] | null;
+  /** A correction's chosen place; a pronunciation word's score (0–100). */
   chosenIndex: number | null;
+  entryKind: string | null;
 };
 
 /** A correction's right option ("0"–"3"). */
-const rightIndexOf = (question: Pick<QuestionRow, "optionTexts" | "word">) => String(Math.max(0, question.optionTexts?.indexOf(question.word) ?? 0));
+const rightIndexOf = (question: Pick<QuestionRow, "optionTexts" | "word">) =>
+  String(Math.max(0, question.optionTexts?.indexOf(question.word) ?? 0));
+
+const isPronunciation = (question: Pick<QuestionRow, "cardId" | "entryKind">) =>
+  question.cardId === null && question.entryKind === "pronunciation";
 
 function answerOf(question: QuestionRow): AnswerView | null {
+  if (isPronunciation(question)) {
+    if (question.chosenIndex === null) return null;
+    return {
+      chosenId: "",
+      correctId: "",
+      correct: Boolean(question.correct),
+      word: question.word,
+      translation: "",
+      score: question.chosenIndex,
+    };
+  }
   if (question.optionTexts) {
     if (question.chosenIndex === null) return null;
     return {
@@ -268,7 +316,13 @@ function answerOf(question: QuestionRow): AnswerView | null {
     };
   }
   if (question.chosenId === null || question.cardId === null) return null;
-  return { chosenId: question.chosenId, correctId: question.cardId, correct: Boolean(question.correct), word: question.word, translation: question.translation };
+  return {
+    chosenId: question.chosenId,
+    correctId: question.cardId,
+    correct: Boolean(question.correct),
+    word: question.word,
+    translation: question.translation,
+  };
 }
 
 /** The learner's own game, in one statement; null for a missing game or someone else's. */
@@ -283,7 +337,8 @@ export async function loadGame(db: DbOrTx, userId: string, gameId: string): Prom
             'imageAsset', k.image_asset, 'imageKey', k.image_key, 'audioAsset', k.audio_asset, 'audioKey', k.audio_key,
             'options', (select json_agg(json_build_object('id', o.id, 'word', o.word, 'audioAsset', o.audio_asset, 'audioKey', o.audio_key) order by u.ord)
                         from unnest(q.option_ids) with ordinality as u(id, ord) join flashcard_cards o on o.id = u.id),
-            'sentence', e.details->>'sentence', 'wrong', e.wrong, 'optionTexts', q.option_texts, 'chosenIndex', q.chosen_index
+            'sentence', e.details->>'sentence', 'wrong', e.wrong, 'optionTexts', q.option_texts, 'chosenIndex', q.chosen_index,
+            'entryKind', e.kind
           ) order by q.position)
          from flashcard_questions q left join flashcard_cards k on k.id = q.card_id left join notebook_entries e on e.id = q.entry_id
          where q.game_id = g.id) as questions
@@ -305,6 +360,7 @@ export async function loadGame(db: DbOrTx, userId: string, gameId: string): Prom
       position: question.position,
       imageUrl: question.optionTexts ? null : cardImageUrl(question),
       correction: question.optionTexts ? { sentence: question.sentence ?? question.wrong ?? "", wrong: question.wrong ?? "" } : null,
+      pronunciation: isPronunciation(question) ? { word: question.word, sentence: question.sentence ?? question.word } : null,
       options: question.optionTexts
         ? question.optionTexts.map((text, index) => ({ id: String(index), word: text, audioUrl: null }))
         : (question.options ?? []).map((option) => ({ id: option.id, word: option.word, audioUrl: cardAudioUrl(option) })),
@@ -316,8 +372,8 @@ export async function loadGame(db: DbOrTx, userId: string, gameId: string): Prom
           .map((question) => ({
             word: question.word,
             translation: question.translation,
-            imageUrl: question.optionTexts ? null : cardImageUrl(question),
-            audioUrl: question.optionTexts ? null : cardAudioUrl(question),
+            imageUrl: question.cardId === null ? null : cardImageUrl(question),
+            audioUrl: question.cardId === null ? null : cardAudioUrl(question),
           }))
       : [],
   };
@@ -337,14 +393,19 @@ export type AnswerResult =
       word: string;
       translation: string;
       explanation?: string;
+      /** A pronunciation word's score (0–100). */
+      score?: number;
       answeredCount: number;
       correctCount: number;
       finished: boolean;
     }
   | { ok: false; code: AnswerRefusal };
 
-/** The chosen option: a card's id, or a correction's place ("0"–"3" as `chosenIndex`). */
-export type Choice = { chosenId: string } | { chosenIndex: number };
+/**
+ * The chosen option: a card's id, or a correction's place ("0"–"3" as `chosenIndex`); or a pronunciation word's
+ * recording as the scorer heard it (`score`, the word's accuracy 0–100, stored in `chosen_index`).
+ */
+export type Choice = { chosenId: string } | { chosenIndex: number } | { score: number };
 
 /**
  * Stores the answer to one question of the learner's own game — once: the update matches only an
@@ -368,7 +429,12 @@ export async function answerQuestion(
           from flashcard_games g
           where ${mine} and q.card_id is not null and ${input.chosenId}::uuid = any(q.option_ids)
           returning q.card_id, q.entry_id, q.correct, q.chosen_id, null::int as right_index`
-      : sql`update flashcard_questions q set chosen_index = ${input.chosenIndex}, correct = (q.option_texts[${input.chosenIndex + 1}] = e."right"), answered_at = ${at}
+      : "score" in input
+        ? sql`update flashcard_questions q set chosen_index = ${input.score}, correct = ${input.score >= PRONUNCIATION_MISTAKE_BELOW}, answered_at = ${at}
+          from flashcard_games g, notebook_entries e
+          where ${mine} and e.id = q.entry_id and e.kind = 'pronunciation' and q.option_texts is null
+          returning q.card_id, q.entry_id, q.correct, null::uuid as chosen_id, null::int as right_index`
+        : sql`update flashcard_questions q set chosen_index = ${input.chosenIndex}, correct = (q.option_texts[${input.chosenIndex + 1}] = e."right"), answered_at = ${at}
           from flashcard_games g, notebook_entries e
           where ${mine} and e.id = q.entry_id and ${input.chosenIndex} < coalesce(array_length(q.option_texts, 1), 0)
           returning q.card_id, q.entry_id, q.correct, null::uuid as chosen_id, array_position(q.option_texts, e."right") - 1 as right_index`;
@@ -413,6 +479,11 @@ export async function answerQuestion(
     await recordActivitySafely(db, { userId, kind, ref: gameId, at: now });
   }
 
+  if ("score" in input) {
+    const { answered_count, correct_count } = answered;
+    const counts = { answeredCount: Number(answered_count), correctCount: Number(correct_count), finished };
+    return { ok: true, correct, correctId: "", word: String(answered.word), translation: "", score: input.score, ...counts };
+  }
   return {
     ok: true,
     correct,
@@ -463,4 +534,39 @@ async function whyNotAnswered(db: DbOrTx, userId: string, gameId: string, positi
   )[0];
   if (!row) return "not_found";
   return row.answered ? "already_answered" : "invalid_option";
+}
+
+// ——— a pronunciation word ———
+
+export type PronunciationQuestion =
+  { ok: true; word: string; level: number } | { ok: false; code: "not_found" | "already_answered" | "not_pronunciation" };
+
+/**
+ * The pronunciation word asked at `position` of the learner's own game, before anything scores its recording:
+ * missing (or another learner's), already answered, or not a pronunciation card.
+ */
+export async function loadPronunciationQuestion(db: DbOrTx, userId: string, gameId: string, position: number): Promise<PronunciationQuestion> {
+  const row = rowsOf(
+    await db.execute(sql`
+      select e."right" as word, e.details->>'level' as level,
+        coalesce(e.kind = 'pronunciation' and q.option_texts is null, false) as pronunciation,
+        q.chosen_id is not null or q.chosen_index is not null as answered
+      from flashcard_questions q join flashcard_games g on g.id = q.game_id left join notebook_entries e on e.id = q.entry_id
+      where q.game_id = ${gameId} and q.position = ${position} and g.user_id = ${userId}`),
+  )[0];
+  if (!row) return { ok: false, code: "not_found" };
+  if (row.answered) return { ok: false, code: "already_answered" };
+  if (!row.pronunciation) return { ok: false, code: "not_pronunciation" };
+  return { ok: true, word: String(row.word), level: Number(row.level) || 0 };
+}
+
+/**
+ * The word's accuracy in a scorer's assessment of it said alone (the reference text is the word): the mean of its
+ * reference words (an omitted one scores 0), floored so the score shown and the verdict (≥ 60 is right) agree.
+ */
+export function wordAccuracy(words: readonly { accuracyScore: number; errorType: string }[]): number {
+  const said = words.filter((word) => word.errorType !== "Insertion");
+  if (said.length === 0) return 0;
+  const mean = said.reduce((sum, word) => sum + (word.errorType === "Omission" ? 0 : word.accuracyScore), 0) / said.length;
+  return Math.max(0, Math.min(100, Math.floor(mean)));
 }

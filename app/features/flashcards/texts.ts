@@ -12,7 +12,11 @@ export type FlashcardRefusal =
   | "already_answered"
   | "invalid_option"
   | "no_option"
-  | "invalid";
+  | "invalid"
+  | "not_pronunciation"
+  | "scoring_unavailable"
+  | "scorer_timeout"
+  | "scorer_failed";
 
 /** [title, description] of each refusal (the credits one is the spec's dialog, see ~/components/credits). */
 export const REFUSALS: Record<FlashcardRefusal, readonly [string, string]> = {
@@ -28,6 +32,14 @@ export const REFUSALS: Record<FlashcardRefusal, readonly [string, string]> = {
   invalid_option: ["Opção inválida", "Escolha uma das quatro opções desta pergunta e toque em Verificar."],
   no_option: ["Escolha uma opção", "Escolha uma das opções antes de tocar em Verificar."],
   invalid: ["Ação inválida", "Não entendemos o pedido. Recarregue a página e tente de novo."],
+  not_pronunciation: ["Este cartão não pede gravação", "Escolha uma das opções deste cartão e toque em Verificar."],
+  // A pronunciation card's scorer: nothing was spent (the game's credit covers the card), and the card waits unanswered.
+  scoring_unavailable: [
+    "Avaliação de pronúncia indisponível",
+    "A avaliação de pronúncia não está disponível no momento. O cartão continua esperando sua gravação.",
+  ],
+  scorer_timeout: ["Erro ao processar áudio", "A avaliação demorou demais. O cartão continua esperando: grave de novo."],
+  scorer_failed: ["Erro ao processar áudio", "Não foi possível avaliar a gravação. O cartão continua esperando: grave de novo."],
 };
 
 export const LOADING_TEXT = "Buscando cartões...";
@@ -48,6 +60,24 @@ export const CORRECTION_TEXTS = {
   youSaid: "Você disse",
   question: "Como se diz corretamente?",
   rightForm: "A forma certa é",
+} as const;
+
+/** A pronunciation word in Revisão: hear it, record it, Verificar; the score only after. */
+export const PRONUNCIATION_CARD_TEXTS = {
+  question: "Pronuncie a palavra",
+  fromSentence: "Da frase do Jogo de Pronúncia",
+  listen: (word: string) => `Ouvir ${word}`,
+  record: "Gravar",
+  recordAgain: "Gravar de novo",
+  stop: "Parar",
+  recording: (seconds: number) => `Gravando… ${seconds}s`,
+  recorded: "Gravação pronta. Toque em Verificar.",
+  uploadLabel: "Grave ou escolha um áudio da palavra",
+  uploadLabelWithRecorder: "Ou escolha um arquivo de áudio",
+  uploadHint: "No celular, o botão abre o gravador. Fale só a palavra, em inglês.",
+  score: (score: number) => `Sua nota: ${score} de 100.`,
+  right: "Sua pronúncia está boa: esta palavra volta mais tarde.",
+  wrong: "Abaixo de 60: esta palavra volta logo para você praticar.",
 } as const;
 
 export const TIER_LABELS: Record<Tier, { title: string; message: string }> = {

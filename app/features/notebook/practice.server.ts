@@ -13,11 +13,20 @@ export const FOCUS_ENTRIES = 5;
 
 /**
  * An entry (alias `e`) Revisão asks as a correction card now: shown, not mastered, with its three alternatives,
- * scheduled by itself (not a flashcard word's, nor a pronunciation word's, which the game trains) and due.
+ * scheduled by itself (not a flashcard word's, nor a pronunciation word's: see pronunciationReady) and due.
  */
 export function correctionReady(now: Date): SQL {
   return sql`(e.dismissed_at is null and e.state <> 'mastered' and e.source <> 'flashcards' and e.kind <> 'pronunciation'
     and jsonb_array_length(e.alternatives) = 3 and e.due <= ${now.toISOString()})`;
+}
+
+/**
+ * An entry (alias `e`) Revisão asks as a pronunciation card now (hear the word, record it, the game's scorer scores
+ * it): a word of the pronunciation game (its sentence and level in `details`), shown, not mastered and due.
+ */
+export function pronunciationReady(now: Date): SQL {
+  return sql`(e.dismissed_at is null and e.state <> 'mastered' and e.kind = 'pronunciation' and e.source = 'pronunciation'
+    and e.due <= ${now.toISOString()})`;
 }
 
 /** The FSRS columns of an entry (alias `e`), under the names `entryMemory` reads. */
@@ -77,9 +86,10 @@ export async function noteMissedCard(db: DbOrTx, card: MissedCard): Promise<void
   }
 }
 
-/** How many correction cards are due now, for "Hoje" (an expression over the learner id). */
+/** How many correction and pronunciation cards are due now, for "Hoje" (an expression over the learner id). */
 export function dueCorrectionsCount(userId: string, now: Date): SQL {
-  return sql`(select count(*)::int from notebook_entries e where e.user_id = ${userId} and ${correctionReady(now)})`;
+  return sql`(select count(*)::int from notebook_entries e
+    where e.user_id = ${userId} and (${correctionReady(now)} or ${pronunciationReady(now)}))`;
 }
 
 /** Whether a correction was practised on São Paulo day `day` (YYYY-MM-DD), for "Hoje" (an expression). */

@@ -177,6 +177,33 @@ export function pronunciationScorer(context: AppLoadContext, options?: ProviderO
   return getPronunciationScorer(context.cloudflare.env, options);
 }
 
+export type AssessmentOutcome =
+  | { ok: true; assessment: PronunciationAssessment }
+  | { ok: false; code: "credits_exhausted" | "unsupported_audio" | "scorer_timeout" | "scorer_failed" };
+
+/**
+ * The scorer's verdict on a checked recording, spending nothing: its failures as refusal codes (the webhook's "no
+ * credits", audio it cannot read, a timeout, any other provider failure); anything else is thrown. An attempt
+ * (scoreAttempt) and a Revisão pronunciation card (which the game's one credit covers) both score through it.
+ */
+export async function assessRecording(
+  scorer: PronunciationScorer,
+  recording: Recording,
+  reference: { referenceText: string; level: number; userId: string },
+): Promise<AssessmentOutcome> {
+  try {
+    return { ok: true, assessment: await scorer.assess({ bytes: recording.bytes, mimeType: recording.mimeType, ...reference }) };
+  } catch (error) {
+    if (isCreditsExhausted(error)) return { ok: false, code: "credits_exhausted" };
+    if (error instanceof UnsupportedAudioError) return { ok: false, code: "unsupported_audio" };
+    if (error instanceof ProviderError) {
+      console.error(`pronunciation: scorer ${scorer.name} failed`, error.message);
+      return { ok: false, code: error.kind === "timeout" ? "scorer_timeout" : "scorer_failed" };
+    }
+    throw error;
+  }
+}
+
 /**
  * Spends 1 credit and creates the attempt in one statement (never one without the other), asks the
  * scorer, stores the recording for replay, and records the result. A failed scorer marks the attempt
@@ -213,26 +240,13 @@ export async function scoreAttempt(
       return false;
     },
   );
-  let assessment: PronunciationAssessment;
-  try {
-    assessment = await scorer.assess({
-      bytes: recording.bytes,
-      mimeType: recording.mimeType,
-      referenceText: level.sentence,
-      level: level.level,
-      userId,
-    });
-  } catch (error) {
+  const assessed = await assessRecording(scorer, recording, { referenceText: level.sentence, level: level.level, userId });
+  if (!assessed.ok) {
     await failAttempt(context.db, attemptId);
     if (await stored) await deleteQuietly(mediaBucket(context), [audioKey]);
-    if (isCreditsExhausted(error)) return { ok: false, code: "credits_exhausted" };
-    if (error instanceof UnsupportedAudioError) return { ok: false, code: "unsupported_audio" };
-    if (error instanceof ProviderError) {
-      console.error(`pronunciation: scorer ${scorer.name} failed`, error.message);
-      return { ok: false, code: error.kind === "timeout" ? "scorer_timeout" : "scorer_failed" };
-    }
-    throw error;
+    return assessed;
   }
+  const { assessment } = assessed;
   const newBest = await recordScore(context.db, attemptId, assessment, (await stored) ? audioKey : null);
   if (newBest !== null) {
     await notePronunciationAttempt(context.db, { userId, level: level.level, sentence: level.sentence, words: assessment.words });

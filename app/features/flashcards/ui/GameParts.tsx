@@ -8,9 +8,10 @@ import { buttonVariants } from "~/components/button";
 import { cn } from "~/components/cn";
 import { ArrowLeftIcon, CheckIcon, CloseIcon, PlayIcon } from "~/components/icons";
 import { playback } from "~/lib/audio/playback";
+import { useHydrated } from "~/lib/use-hydrated";
 import type { Tier } from "../game-rules";
-import type { AnswerView, CorrectionPrompt, MissedWord, OptionView } from "../game.server";
-import { cardAlt, CORRECTION_TEXTS, QUESTION_TEXT, TIER_LABELS } from "../texts";
+import type { AnswerView, CorrectionPrompt, MissedWord, OptionView, PronunciationPrompt } from "../game.server";
+import { cardAlt, CORRECTION_TEXTS, PRONUNCIATION_CARD_TEXTS, QUESTION_TEXT, TIER_LABELS } from "../texts";
 
 /** Spec §9: feedback sounds play at volume 0.7. */
 export const FEEDBACK_VOLUME = 0.7;
@@ -98,7 +99,8 @@ export function useQuestionFocus() {
 
 /**
  * The card: position, hits so far, progress, the picture (never naming the answer before it is given) — or, for a
- * "Meu caderno" correction, the learner's own sentence with the mistake highlighted.
+ * "Meu caderno" correction, the learner's own sentence with the mistake highlighted; for a pronunciation word, the
+ * word to say (heard with the browser's voice) and its sentence.
  */
 export function QuestionCard({
   index,
@@ -106,6 +108,7 @@ export function QuestionCard({
   answers,
   imageUrl,
   correction = null,
+  pronunciation = null,
   answer,
   leaving,
   children,
@@ -115,6 +118,7 @@ export function QuestionCard({
   answers: readonly (AnswerView | null | undefined)[];
   imageUrl: string | null;
   correction?: CorrectionPrompt | null;
+  pronunciation?: PronunciationPrompt | null;
   answer: AnswerView | null;
   leaving: boolean;
   /** The options' form, the refusal, the feedback and the next step. */
@@ -140,7 +144,9 @@ export function QuestionCard({
       </div>
 
       <div className="mt-4 flex justify-center rounded-3xl border border-slate-200 bg-white p-6 dark:border-night-700 dark:bg-night-900">
-        {correction ? (
+        {pronunciation ? (
+          <PronunciationWord prompt={pronunciation} />
+        ) : correction ? (
           <CorrectionSentence correction={correction} />
         ) : imageUrl ? (
           <img
@@ -180,6 +186,33 @@ function CorrectionSentence({ correction: { sentence, wrong } }: { correction: C
           </>
         )}
       </blockquote>
+    </figure>
+  );
+}
+
+/** The word to say, "Ouvir" (the browser's voice, as an option without a recording; without JavaScript, the word only), and its sentence. */
+function PronunciationWord({ prompt: { word, sentence } }: { prompt: PronunciationPrompt }) {
+  const hydrated = useHydrated();
+  return (
+    <figure className="w-full text-center" data-testid="pronunciation-word">
+      <p className="flex items-center justify-center gap-3">
+        <span className="text-3xl font-bold tracking-tight" lang="en">
+          {word}
+        </span>
+        {hydrated ? (
+          <button
+            type="button"
+            onClick={() => hearOption({ id: "pronunciation", word, audioUrl: null })}
+            aria-label={PRONUNCIATION_CARD_TEXTS.listen(word)}
+            className={buttonVariants({ variant: "secondary", size: "icon", className: "rounded-full" })}
+          >
+            <PlayIcon size={18} />
+          </button>
+        ) : null}
+      </p>
+      <figcaption className="mt-3 text-sm text-slate-700 dark:text-slate-300">
+        {PRONUNCIATION_CARD_TEXTS.fromSentence}: <q lang="en">{sentence}</q>
+      </figcaption>
     </figure>
   );
 }
@@ -314,7 +347,12 @@ function Feedback({ answer }: { answer: AnswerView }) {
       data-testid="flashcard-feedback"
     >
       <p className="text-lg font-bold">{answer.correct ? "Correto!" : "Não foi dessa vez"}</p>
-      {answer.explanation !== undefined ? (
+      {answer.score !== undefined ? (
+        <p className="mt-1" data-testid="pronunciation-score">
+          <strong lang="en">{answer.word}</strong>: {PRONUNCIATION_CARD_TEXTS.score(answer.score)}{" "}
+          {answer.correct ? PRONUNCIATION_CARD_TEXTS.right : PRONUNCIATION_CARD_TEXTS.wrong}
+        </p>
+      ) : answer.explanation !== undefined ? (
         <p className="mt-1">
           {CORRECTION_TEXTS.rightForm} <strong lang="en">{answer.word}</strong>. {answer.explanation}
         </p>

@@ -5,19 +5,23 @@
 //  • with it, the game's pictures and sounds preload first, choosing an option plays its word, Verificar
 //    sends the answer through a fetcher (the options lock, the feedback sound plays at 0.7), Próximo moves
 //    on after a 300 ms transition without a request, and Finalizar opens the result with the tier's sound.
+// A "Meu caderno" pronunciation word is a multipart form instead: without JavaScript a file input (`capture`: the
+// phone's recorder) and Verificar; with it the app's one recorder (useVoiceRecorder), or the same file input, sent
+// through the fetcher. The server scores it; the score shows only after.
 // The screens themselves are GameParts (the offline player shows the same ones).
-import { useEffect, useMemo, useRef, useState, type FormEvent, type MouseEvent } from "react";
+import { useEffect, useMemo, useRef, useState, type FormEvent, type MouseEvent, type Ref } from "react";
 import { Form, Link, useFetcher, useNavigate, useNavigation, useRevalidator } from "react-router";
 import { Button, buttonVariants, SubmitButton } from "~/components/button";
-import { ArrowRightIcon } from "~/components/icons";
+import { ArrowRightIcon, MicIcon } from "~/components/icons";
 import { Refusal } from "~/components/Refusal";
 import { playback } from "~/lib/audio/playback";
+import { useVoiceRecorder } from "~/lib/audio/use-voice-recorder";
 import { useHydrated } from "~/lib/use-hydrated";
 import { FLASHCARDS_PATH } from "../admin/paths";
 import { gameAssets, gamePath, mergeAnswers } from "../game-view";
 import type { AnswerView } from "../game.server";
 import type { AnswerData, FlashcardActionData, GamePageData, GameResult } from "../page.server";
-import { LOADING_TEXT } from "../texts";
+import { LOADING_TEXT, PRONUNCIATION_CARD_TEXTS as P } from "../texts";
 import {
   FeedbackRegion,
   GameFrame,
@@ -109,6 +113,12 @@ function Questions({ page, start, actionData }: { page: GamePageData; start: num
 
   const refusal = fetcher.data && !("answer" in fetcher.data) ? fetcher.data : actionData;
 
+  const sendRecording = (form: FormData) => {
+    if (answer || checking) return;
+    playback.unlock(); // inside the tap: the feedback sound may play when the answer arrives (iOS)
+    fetcher.submit(form, { method: "post", encType: "multipart/form-data", action: gamePath(game.id) });
+  };
+
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (!selected || answer || checking) return;
@@ -147,28 +157,41 @@ function Questions({ page, start, actionData }: { page: GamePageData; start: num
       answers={answers}
       imageUrl={question.imageUrl}
       correction={question.correction}
+      pronunciation={question.pronunciation}
       answer={answer}
       leaving={leaving}
     >
-      <Form method="post" action={gamePath(game.id)} onSubmit={hydrated ? onSubmit : undefined} className="mt-5">
-        <input type="hidden" name="intent" value="answer" />
-        <input type="hidden" name="position" value={question.position} />
-        <OptionsFieldset
-          correction={question.correction !== null}
-          options={question.options}
-          answer={answer}
-          selected={selected}
-          locked={Boolean(answer) || checking}
+      {question.pronunciation ? (
+        <PronunciationForm
+          key={question.position}
+          gameId={game.id}
+          position={question.position}
+          answered={Boolean(answer)}
+          checking={checking}
           legendRef={legendRef}
-          onSelect={setSelected}
-          onHear={(option) => !answer && !question.correction && hearOption(option)}
+          onSend={sendRecording}
         />
-        {answer ? null : (
-          <Button type="submit" size="lg" disabled={hydrated && (!selected || checking)} className="mt-5 w-full sm:w-auto">
-            {checking ? "Verificando..." : "Verificar"}
-          </Button>
-        )}
-      </Form>
+      ) : (
+        <Form method="post" action={gamePath(game.id)} onSubmit={hydrated ? onSubmit : undefined} className="mt-5">
+          <input type="hidden" name="intent" value="answer" />
+          <input type="hidden" name="position" value={question.position} />
+          <OptionsFieldset
+            correction={question.correction !== null}
+            options={question.options}
+            answer={answer}
+            selected={selected}
+            locked={Boolean(answer) || checking}
+            legendRef={legendRef}
+            onSelect={setSelected}
+            onHear={(option) => !answer && !question.correction && hearOption(option)}
+          />
+          {answer ? null : (
+            <Button type="submit" size="lg" disabled={hydrated && (!selected || checking)} className="mt-5 w-full sm:w-auto">
+              {checking ? "Verificando..." : "Verificar"}
+            </Button>
+          )}
+        </Form>
+      )}
 
       <Refusal data={refusal} backTo={gamePath(game.id)} className="mt-4" />
 
@@ -194,6 +217,112 @@ function Questions({ page, start, actionData }: { page: GamePageData; start: num
         </div>
       ) : null}
     </QuestionCard>
+  );
+}
+
+/**
+ * A pronunciation word's form (multipart, `intent=pronounce`): the file input alone without JavaScript; with it the
+ * recorder first, the file input as the other way, and Verificar sends whichever the learner gave (the recording wins).
+ */
+function PronunciationForm({
+  gameId,
+  position,
+  answered,
+  checking,
+  legendRef,
+  onSend,
+}: {
+  gameId: string;
+  position: number;
+  answered: boolean;
+  checking: boolean;
+  legendRef: Ref<HTMLLegendElement>;
+  onSend: (form: FormData) => void;
+}) {
+  const hydrated = useHydrated();
+  const [recorded, setRecorded] = useState<Blob | null>(null);
+  const [hasFile, setHasFile] = useState(false);
+  const voice = useVoiceRecorder(setRecorded);
+  const inputId = `pronunciation-audio-${position}`;
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!recorded && !hasFile) return;
+    const form = new FormData(event.currentTarget);
+    if (recorded) form.set("audio", new File([recorded], "gravacao.wav", { type: "audio/wav" }));
+    form.set("via", "fetch");
+    onSend(form);
+  };
+
+  return (
+    <Form method="post" encType="multipart/form-data" action={gamePath(gameId)} onSubmit={hydrated ? onSubmit : undefined} className="mt-5">
+      <input type="hidden" name="intent" value="pronounce" />
+      <input type="hidden" name="position" value={position} />
+      <fieldset disabled={answered || checking}>
+        <legend ref={legendRef} tabIndex={-1} className="mb-3 text-xl font-bold tracking-tight outline-none">
+          {P.question}
+        </legend>
+        {hydrated ? (
+          <div className="flex flex-wrap items-center gap-3">
+            {voice.recording ? (
+              <>
+                <p role="status" className="flex items-center gap-2 font-medium text-rose-700 dark:text-rose-300">
+                  <span aria-hidden="true" className="size-2.5 animate-pulse rounded-full bg-rose-600" />
+                  {P.recording(voice.seconds)}
+                </p>
+                <Button variant="danger" onClick={() => void voice.stop()}>
+                  {P.stop}
+                </Button>
+              </>
+            ) : (
+              <Button
+                variant={recorded ? "secondary" : "primary"}
+                onClick={() => void voice.start()}
+                disabled={voice.converting}
+                aria-busy={voice.converting || undefined}
+              >
+                <MicIcon size={18} />
+                {recorded ? P.recordAgain : P.record}
+              </Button>
+            )}
+            {recorded && !voice.recording ? (
+              <p role="status" className="text-sm font-medium text-slate-700 dark:text-slate-300">
+                {P.recorded}
+              </p>
+            ) : null}
+          </div>
+        ) : null}
+        <div className={hydrated ? "mt-4 border-t border-slate-200 pt-3 dark:border-night-700" : undefined}>
+          <label htmlFor={inputId} className="block font-semibold">
+            {hydrated ? P.uploadLabelWithRecorder : P.uploadLabel}
+          </label>
+          <p id={`${inputId}-hint`} className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+            {P.uploadHint}
+          </p>
+          <input
+            id={inputId}
+            name="audio"
+            type="file"
+            accept="audio/*"
+            capture="user"
+            required={!hydrated}
+            onChange={(event) => setHasFile(Boolean(event.currentTarget.files?.length))}
+            aria-describedby={`${inputId}-hint`}
+            className="mt-2 block w-full text-sm file:mr-3 file:rounded-lg file:border-0 file:bg-indigo-50 file:px-3 file:py-2 file:font-semibold file:text-indigo-800 dark:file:bg-indigo-400/15 dark:file:text-indigo-100"
+          />
+        </div>
+      </fieldset>
+      {answered ? null : (
+        <Button
+          type="submit"
+          size="lg"
+          disabled={hydrated && ((!recorded && !hasFile) || checking || voice.recording || voice.converting)}
+          className="mt-5 w-full sm:w-auto"
+        >
+          {checking ? "Verificando..." : "Verificar"}
+        </Button>
+      )}
+    </Form>
   );
 }
 
