@@ -63,7 +63,7 @@ async function startReview(who: TestLearner) {
 const entryRow = async (id: string) => (await db.select().from(notebookEntries).where(eq(notebookEntries.id, id)))[0]!;
 
 describe("Revisão's correction cards", () => {
-  it("asks the due corrections only (not dismissed, mastered, pronunciation or flashcard words), for one credit", async () => {
+  it("asks the due corrections only (not dismissed, mastered, not due, a flashcard word, nor a pronunciation kind the game did not make), for one credit", async () => {
     const who = await insertLearner(db, { credits: 5 });
     const due = await entry(who.id);
     await entry(who.id, { dismissedAt: new Date() });

@@ -6,9 +6,10 @@
 // could not have produced; a card missed twice offline is noted in the caderno, as online.
 import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { CORRECTIONS_WITH_CARDS } from "~/features/flashcards";
 import { flashcardCards, flashcardGames, flashcardMemory, flashcardQuestions, offlineBundles } from "~/features/flashcards/tables";
 import { notebookEntries } from "~/features/notebook/tables";
-import { CORRECTIONS_WITH_CARDS, issueBundle, type IssuedBundle } from "~/features/offline/bundle.server";
+import { issueBundle, type IssuedBundle } from "~/features/offline/bundle.server";
 import { syncAnswers, type SyncInput } from "~/features/offline/sync.server";
 import type { QueuedAnswer, QueuedCardAnswer, QueuedCorrectionAnswer } from "~/features/offline/types";
 import { nextMemory } from "~/lib/fsrs";

@@ -26,8 +26,11 @@ export const FLASHCARDS_CREDIT_REASON = "flashcards";
 // ——— the picker ———
 
 export type CategoryTile = { slug: string; name: string; tileUrl: string | null; cardCount: number; playable: boolean };
-/** `reviewCount`: the cards and the "Meu caderno" corrections a Revisão would ask now. */
-export type Picker = { categories: CategoryTile[]; reviewCount: number };
+/**
+ * `reviewCount`: the cards and the "Meu caderno" corrections a Revisão would ask now; `offlineReviewCount`: those a
+ * Revisão bundle can carry (no pronunciation word: nothing scores it offline).
+ */
+export type Picker = { categories: CategoryTile[]; reviewCount: number; offlineReviewCount: number };
 
 /**
  * Cards ready for review: due by FSRS, or missed the last time they were asked (a missed word comes
@@ -36,15 +39,17 @@ export type Picker = { categories: CategoryTile[]; reviewCount: number };
 export const readyForReview = (now: Date) => sql`(m.due <= ${now.toISOString()} or m.last_missed)`;
 export const visibleCard = sql`not k.hidden and k.deleted_at is null`;
 
-/** The 8 tiles and the review count, in one statement. */
-export async function loadPicker(db: DbOrTx, userId: string, now: Date): Promise<Picker> {
+/** The 8 tiles and the review counts, in one statement; `pronunciation`: whether Revisão can score a word now. */
+export async function loadPicker(db: DbOrTx, userId: string, now: Date, { pronunciation = false } = {}): Promise<Picker> {
   const rows = rowsOf(
     await db.execute(sql`
       select c.slug, c.name, c.tile_asset,
         (select count(*)::int from flashcard_cards k where k.category_slug = c.slug and ${visibleCard}) as card_count,
         (select count(distinct k.distractor_group)::int from flashcard_cards k where k.category_slug = c.slug and ${visibleCard}) as group_count,
         (select count(*)::int from flashcard_memory m join flashcard_cards k on k.id = m.card_id
-          where m.user_id = ${userId} and ${readyForReview(now)} and ${visibleCard}) + ${dueCorrectionsCount(userId, now)} as review_count
+          where m.user_id = ${userId} and ${readyForReview(now)} and ${visibleCard}) as card_review_count,
+        ${dueCorrectionsCount(userId, now, { pronunciation: false })} as correction_count,
+        ${pronunciation ? dueCorrectionsCount(userId, now) : sql`null`} as all_correction_count
       from flashcard_categories c
       order by c.order_index, c.slug`),
   );
@@ -56,7 +61,8 @@ export async function loadPicker(db: DbOrTx, userId: string, now: Date): Promise
       cardCount: Number(row.card_count),
       playable: Number(row.group_count) >= OPTIONS_PER_QUESTION,
     })),
-    reviewCount: Number(rows[0]?.review_count ?? 0),
+    reviewCount: Number(rows[0]?.card_review_count ?? 0) + Number(rows[0]?.all_correction_count ?? rows[0]?.correction_count ?? 0),
+    offlineReviewCount: Number(rows[0]?.card_review_count ?? 0) + Number(rows[0]?.correction_count ?? 0),
   };
 }
 
@@ -106,22 +112,39 @@ async function loadPool(db: DbOrTx, userId: string, target: GameTarget, now: Dat
   };
 }
 
-/** A "Meu caderno" entry Revisão can ask now: its right form and its three alternatives (none for a pronunciation word). */
-type DueCorrection = { id: string; right: string; alternatives: string[]; pronunciation: boolean };
+/**
+ * A "Meu caderno" entry Revisão can ask now: its right form and its three alternatives (none for a pronunciation
+ * word), and what a player shows: the learner's sentence (or the wrong words alone) and the explanation.
+ */
+export type DueCorrection = {
+  id: string;
+  wrong: string;
+  right: string;
+  explanation: string;
+  sentence: string;
+  alternatives: string[];
+  pronunciation: boolean;
+};
 
-/** Most correction cards in a Revisão that has picture cards too (the rest of the game is theirs). */
-const CORRECTIONS_WITH_CARDS = 5;
+/** Most correction cards in a Revisão that has picture cards too (the rest of the game is theirs); online and offline. */
+export const CORRECTIONS_WITH_CARDS = 5;
 
-async function loadDueCorrections(db: DbOrTx, userId: string, now: Date, pronunciation: boolean): Promise<DueCorrection[]> {
+/** The entries Revisão asks now (notebook's rules; `pronunciation`: the game's words too), oldest due first. */
+export async function loadDueCorrections(db: DbOrTx, userId: string, now: Date, pronunciation: boolean): Promise<DueCorrection[]> {
   const rows = rowsOf(
     await db.execute(sql`
-      select e.id, e."right", e.alternatives, e.kind = 'pronunciation' as pronunciation from notebook_entries e
+      select e.id, e.wrong, e."right", e.explanation, e.alternatives, coalesce(e.details->>'sentence', e.wrong) as sentence,
+        e.kind = 'pronunciation' as pronunciation
+      from notebook_entries e
       where e.user_id = ${userId} and (${correctionReady(now)} or ${pronunciation ? pronunciationReady(now) : sql`false`})
       order by e.due, e.count desc limit ${QUESTIONS_PER_GAME}`),
   );
   return rows.map((row) => ({
     id: String(row.id),
+    wrong: String(row.wrong),
     right: String(row.right),
+    explanation: String(row.explanation),
+    sentence: String(row.sentence),
     alternatives: jsonValue<string[]>(row.alternatives),
     pronunciation: Boolean(row.pronunciation),
   }));
@@ -498,7 +521,7 @@ export async function answerQuestion(
 }
 
 /** How many wrong answers make a card's word a "Meu caderno" entry (and each one after it counts there too). */
-const MISSES_TO_NOTEBOOK = 2;
+export const MISSES_TO_NOTEBOOK = 2;
 
 /** A card's memory after an answer; its second miss (and each after) notes the word in "Meu caderno". */
 async function storeCardMemory(

@@ -105,7 +105,7 @@ async function startAndGo(context: AppLoadContext, userId: string, target: GameT
 export async function loadPickerPage({ request, context }: Args) {
   const user = await requireUser(request, context);
   await requireFeature(context, "feature_flashcards");
-  const picker = await loadPicker(context.db, user.id, new Date());
+  const picker = await loadPicker(context.db, user.id, new Date(), { pronunciation: await canScore(context) });
   // userId: whose offline downloads the picker shows (this browser may hold another learner's)
   return { picker, isAdmin: user.isAdmin, userId: user.id };
 }

@@ -87,9 +87,9 @@ export async function noteMissedCard(db: DbOrTx, card: MissedCard): Promise<void
 }
 
 /** How many correction and pronunciation cards are due now, for "Hoje" (an expression over the learner id). */
-export function dueCorrectionsCount(userId: string, now: Date): SQL {
-  return sql`(select count(*)::int from notebook_entries e
-    where e.user_id = ${userId} and (${correctionReady(now)} or ${pronunciationReady(now)}))`;
+export function dueCorrectionsCount(userId: string, now: Date, { pronunciation = true }: { pronunciation?: boolean } = {}): SQL {
+  const ready = pronunciation ? sql`(${correctionReady(now)} or ${pronunciationReady(now)})` : correctionReady(now);
+  return sql`(select count(*)::int from notebook_entries e where e.user_id = ${userId} and ${ready})`;
 }
 
 /** Whether a correction was practised on São Paulo day `day` (YYYY-MM-DD), for "Hoje" (an expression). */
@@ -98,13 +98,16 @@ export function correctionsPractisedOn(userId: string, day: string): SQL {
     and e.last_review >= (${day}::date::timestamp at time zone 'America/Sao_Paulo'))`;
 }
 
-/** The learner's due entries a new conversation brings back (most often made first), in one statement. */
+/**
+ * The learner's due entries a new conversation brings back (most often made first), in one statement. A flashcard
+ * word's entry is not one: its schedule is its card's, so it would always look due.
+ */
 export async function focusEntries(db: DbOrTx, userId: string, now: Date) {
   return rowsOf<{ entryId: string; kind: string; wrong: string; right: string }>(
     await db.execute(sql`
       select e.id as "entryId", e.kind, e.wrong, e."right" from notebook_entries e
       where e.user_id = ${userId} and e.dismissed_at is null and e.state <> 'mastered' and e.kind <> 'pronunciation'
-        and e.due <= ${now.toISOString()}
+        and e.source <> 'flashcards' and e.due <= ${now.toISOString()}
       order by e.count desc, e.due limit ${FOCUS_ENTRIES}`),
   );
 }

@@ -11,7 +11,9 @@ import {
   cardAudioUrl,
   cardImageUrl,
   FEEDBACK,
+  CORRECTIONS_WITH_CARDS,
   groupCount,
+  loadDueCorrections,
   OPTIONS_PER_QUESTION,
   planQuestions,
   playableCategories,
@@ -21,11 +23,11 @@ import {
   shippedBytes,
   shuffle,
   visibleCard,
+  type DueCorrection,
   type GameTarget,
   type PoolCard,
 } from "~/features/flashcards";
-import { correctionReady } from "~/features/notebook";
-import { jsonValue, rowsOf, type DbOrTx } from "~/server/db.server";
+import { rowsOf, type DbOrTx } from "~/server/db.server";
 import type { Env } from "~/server/env";
 import { signingKeyId, signToken, verifyToken } from "~/server/signed-token.server";
 import { headObject, keyFromPublicUrl, type MediaBucket } from "~/server/storage.server";
@@ -36,11 +38,6 @@ export const BUNDLE_TTL_MS = 14 * 86_400_000;
 /** Revisão offline: the cards due within this window from the download, or missed last time. */
 export const REVIEW_WINDOW_MS = 7 * 86_400_000;
 export const MAX_REVIEW_CARDS = 100;
-/**
- * Most corrections in a Revisão bundle that has picture cards (all of a game when it has none): the online Revisão's
- * own cap (flashcards' game.server.ts, CORRECTIONS_WITH_CARDS), so an offline game asks the same mix.
- */
-export const CORRECTIONS_WITH_CARDS = 5;
 /** A learner's bundles this long past their expiry go when they download another (their answers are refused anyway). */
 export const EXPIRED_BUNDLES_KEPT_MS = 30 * 86_400_000;
 const SIGNATURE_PURPOSE = "offline-bundle";
@@ -68,27 +65,6 @@ type BundlePoolCard = PoolCard & {
   audioUrl: string | null;
 };
 
-/**
- * The "Meu caderno" entries an online Revisão would ask now (notebook's rule, its order, at most a game's worth), with
- * what the player shows: the learner's sentence (or the wrong words alone), the right form and its explanation.
- */
-async function dueCorrections(db: DbOrTx, userId: string, now: Date) {
-  const rows = rowsOf(
-    await db.execute(sql`
-      select e.id, e.wrong, e."right", e.explanation, e.alternatives, coalesce(e.details->>'sentence', e.wrong) as sentence
-      from notebook_entries e
-      where e.user_id = ${userId} and ${correctionReady(now)}
-      order by e.due, e.count desc limit ${QUESTIONS_PER_GAME}`),
-  );
-  return rows.map((row) => ({
-    id: String(row.id),
-    wrong: String(row.wrong),
-    right: String(row.right),
-    explanation: String(row.explanation),
-    alternatives: jsonValue<string[]>(row.alternatives),
-    sentence: String(row.sentence),
-  }));
-}
 
 /**
  * The bundle's cards and their options, from one statement: Revisão's ready cards (due by `now` + 7 days, or missed)
@@ -132,7 +108,7 @@ async function planBundle(
     }));
 
   let asked: BundlePoolCard[];
-  let due: Awaited<ReturnType<typeof dueCorrections>> = [];
+  let due: DueCorrection[] = [];
   if (target.kind === "category") {
     if (groupCount(pool) < OPTIONS_PER_QUESTION) return { ok: false, code: "too_few_cards" };
     asked = shuffle(pool, random);
@@ -141,7 +117,8 @@ async function planBundle(
     asked = reviewCards(pool, random)
       .filter((card) => card.ready && playable.has(card.categorySlug))
       .slice(0, MAX_REVIEW_CARDS);
-    due = (await dueCorrections(db, userId, now)).slice(0, asked.length > 0 ? CORRECTIONS_WITH_CARDS : QUESTIONS_PER_GAME);
+    // The online Revisão's corrections and cap (no pronunciation word: nothing scores it offline).
+    due = (await loadDueCorrections(db, userId, now, false)).slice(0, asked.length > 0 ? CORRECTIONS_WITH_CARDS : QUESTIONS_PER_GAME);
     if (asked.length === 0 && due.length === 0) return { ok: false, code: "nothing_to_review" };
   }
   const questions = planQuestions(asked, pool, random);

@@ -19,7 +19,7 @@
 //   synced after midnight), never on a day that had ended before that, so a backdated queue saves no streak.
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { FLASHCARDS_CREDIT_REASON, OPTIONS_PER_QUESTION, QUESTIONS_PER_GAME, REFUSALS } from "~/features/flashcards";
+import { FLASHCARDS_CREDIT_REASON, MISSES_TO_NOTEBOOK, OPTIONS_PER_QUESTION, QUESTIONS_PER_GAME, REFUSALS } from "~/features/flashcards";
 import { entryMemory, entryMemoryColumns, noteMissedCard, scheduleEntry } from "~/features/notebook";
 import { memoryFromRow, nextMemory, type Memory } from "~/lib/fsrs";
 import { isUuid } from "~/lib/ids";
@@ -47,8 +47,6 @@ export const SYNC_MESSAGES: Record<SyncRefusalCode, string> = {
 const POSITION_TAKEN = "Esta pergunta do jogo já foi respondida.";
 const CARD_REPEATED = "Este cartão já apareceu neste jogo.";
 const CORRECTION_REPEATED = "Esta correção já apareceu neste jogo.";
-/** How many wrong answers make a card's word a "Meu caderno" entry: the online game's rule (flashcards' game.server.ts). */
-const MISSES_TO_NOTEBOOK = 2;
 
 const uuid = z
   .string()

@@ -63,7 +63,7 @@ async function readPlanRow(db: DbOrTx, userId: string, today: string, now: Date,
         where m.user_id = ${userId} and ${readyForReview(now)} and ${visibleCard})`
     : none;
   // "Meu caderno"'s corrections are asked in Revisão, a flashcards game.
-  const mistakesCount = flags.feature_flashcards ? dueCorrectionsCount(userId, now) : none;
+  const mistakesCount = flags.feature_flashcards ? dueCorrectionsCount(userId, now, { pronunciation: flags.feature_pronunciation }) : none;
   // …and the item stays, ticked, once today's Revisão has practised them.
   const mistakesPractised = flags.feature_flashcards ? correctionsPractisedOn(userId, today) : none;
   // The first lesson not completed in course order, starting at the module of the last lesson completed (then the

@@ -32,7 +32,7 @@ export function Picker({
   Downloads?: ComponentType<DownloadPanelProps>;
 }) {
   const { starting, key } = useStarting();
-  const { categories, reviewCount } = data.picker;
+  const { categories, reviewCount, offlineReviewCount } = data.picker;
   const [offlineShown, setOfflineShown] = useState(false);
   useEffect(() => whenSettled(() => setOfflineShown(true)), []);
   return (
@@ -76,7 +76,7 @@ export function Picker({
       {/* Offline practice needs the page's script (storage, downloads): absent without it. */}
       {offlineShown && Downloads ? (
         <Suspense fallback={null}>
-          <Downloads userId={data.userId} categories={categories} reviewCount={reviewCount} />
+          <Downloads userId={data.userId} categories={categories} reviewCount={offlineReviewCount} />
         </Suspense>
       ) : null}
     </div>
