@@ -15,6 +15,7 @@ import * as caderno from "~/routes/_app+/caderno";
 import { getBalance } from "~/server/credits.server";
 import type { Database } from "~/server/db.server";
 import { args, call, contextFor, createTestDb, insertLearner, request, type TestLearner } from "./harness";
+import { insertCorrectionEntry, makeCardsDue } from "./notebook-fixtures";
 
 let db: Database;
 beforeAll(async () => {
@@ -31,28 +32,6 @@ const postGame = (who: TestLearner, gameId: string, form: Record<string, string>
 const todayOf = async (who: TestLearner) =>
   (await call<{ today: TodayData }>(() => home.loader(args(request("/", { jar: who.jar }), ctx())))).data.today;
 
-let made = 0;
-/** A due entry as a review stores it: the learner's sentence, the right form and three alternatives. */
-async function entry(userId: string, overrides: Partial<typeof notebookEntries.$inferInsert> = {}) {
-  const right = overrides.right ?? `I am ${20 + ++made} years old`;
-  const [row] = await db
-    .insert(notebookEntries)
-    .values({
-      userId,
-      kind: "false_friend",
-      wrong: "I have 30 years",
-      right,
-      rightKey: right.toLowerCase(),
-      explanation: "Em inglês, idade se diz com o verbo “to be”.",
-      alternatives: [`I have ${made} years old`, `I am ${made} years`, `I has ${made} years`],
-      source: "chat",
-      details: { sentence: "Hello! I have 30 years and I live in Recife." },
-      due: new Date(Date.now() - 60_000),
-      ...overrides,
-    })
-    .returning();
-  return row!;
-}
 
 async function startReview(who: TestLearner) {
   const started = await postPicker(who, { intent: "review" });
@@ -65,14 +44,14 @@ const entryRow = async (id: string) => (await db.select().from(notebookEntries).
 describe("Revisão's correction cards", () => {
   it("asks the due corrections only (not dismissed, mastered, not due, a flashcard word, nor a pronunciation kind the game did not make), for one credit", async () => {
     const who = await insertLearner(db, { credits: 5 });
-    const due = await entry(who.id);
-    await entry(who.id, { dismissedAt: new Date() });
-    await entry(who.id, { state: "mastered" });
-    await entry(who.id, { due: new Date(Date.now() + 86_400_000) });
-    await entry(who.id, { kind: "pronunciation", alternatives: [] });
-    await entry(who.id, { source: "flashcards", kind: "vocabulary", alternatives: [] });
+    const due = await insertCorrectionEntry(db, who.id);
+    await insertCorrectionEntry(db, who.id, { dismissedAt: new Date() });
+    await insertCorrectionEntry(db, who.id, { state: "mastered" });
+    await insertCorrectionEntry(db, who.id, { due: new Date(Date.now() + 86_400_000) });
+    await insertCorrectionEntry(db, who.id, { kind: "pronunciation", alternatives: [] });
+    await insertCorrectionEntry(db, who.id, { source: "flashcards", kind: "vocabulary", alternatives: [] });
     const other = await insertLearner(db);
-    await entry(other.id);
+    await insertCorrectionEntry(db, other.id);
 
     expect((await todayOf(who)).items[0]).toMatchObject({ key: "mistakes", title: "Revisar seus erros (1)", done: false });
     const gameId = await startReview(who);
@@ -91,7 +70,7 @@ describe("Revisão's correction cards", () => {
 
   it("Verificar without the page's script: the right form moves the schedule later; then the game ends and Hoje ticks", async () => {
     const who = await insertLearner(db);
-    const due = await entry(who.id);
+    const due = await insertCorrectionEntry(db, who.id);
     const gameId = await startReview(who);
     const [row] = await db.select().from(flashcardQuestions).where(eq(flashcardQuestions.gameId, gameId));
     const right = row!.optionTexts!.indexOf(due.right);
@@ -120,7 +99,7 @@ describe("Revisão's correction cards", () => {
 
   it("with the page's script: a wrong form is shown with the right one and keeps the entry due soon", async () => {
     const who = await insertLearner(db);
-    const due = await entry(who.id);
+    const due = await insertCorrectionEntry(db, who.id);
     const gameId = await startReview(who);
     const [row] = await db.select().from(flashcardQuestions).where(eq(flashcardQuestions.gameId, gameId));
     const right = row!.optionTexts!.indexOf(due.right);
@@ -145,7 +124,7 @@ describe("Revisão's correction cards", () => {
 
   it("refuses a place out of range, a card id, a second answer and another learner — 4xx, nothing changed", async () => {
     const who = await insertLearner(db);
-    const due = await entry(who.id);
+    const due = await insertCorrectionEntry(db, who.id);
     const gameId = await startReview(who);
     const [card] = await db.select({ id: flashcardCards.id }).from(flashcardCards).limit(1);
 
@@ -165,23 +144,8 @@ describe("Revisão's correction cards", () => {
 
   it("mixes at most 5 corrections with due cards, one after the other", async () => {
     const who = await insertLearner(db);
-    for (let i = 0; i < 7; i++) await entry(who.id);
-    const cards = await db.select({ id: flashcardCards.id }).from(flashcardCards).where(eq(flashcardCards.categorySlug, "animais")).limit(8);
-    const past = new Date(Date.now() - 86_400_000);
-    await db.insert(flashcardMemory).values(
-      cards.map((card) => ({
-        userId: who.id,
-        cardId: card.id,
-        due: past,
-        stability: 1,
-        difficulty: 5,
-        elapsedDays: 1,
-        scheduledDays: 1,
-        reps: 1,
-        lapses: 0,
-        state: 2,
-      })),
-    );
+    for (let i = 0; i < 7; i++) await insertCorrectionEntry(db, who.id);
+    await makeCardsDue(db, who.id);
     const gameId = await startReview(who);
     const rows = await db.select().from(flashcardQuestions).where(eq(flashcardQuestions.gameId, gameId)).orderBy(flashcardQuestions.position);
     expect(rows).toHaveLength(10);
@@ -190,7 +154,7 @@ describe("Revisão's correction cards", () => {
 
   it("an interval of 21 days or more marks the entry mastered", async () => {
     const who = await insertLearner(db);
-    const due = await entry(who.id, {
+    const due = await insertCorrectionEntry(db, who.id, {
       reps: 4,
       stability: 40,
       difficulty: 3,

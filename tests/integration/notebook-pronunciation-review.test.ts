@@ -6,7 +6,7 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { AnswerData, FlashcardActionData, GamePageData } from "~/features/flashcards/page.server";
-import { flashcardCards, flashcardMemory, flashcardQuestions } from "~/features/flashcards/tables";
+import { flashcardQuestions } from "~/features/flashcards/tables";
 import { notebookEntries } from "~/features/notebook/tables";
 import { pronunciationAttempts } from "~/features/pronunciation/tables";
 import type { TodayData } from "~/features/today/plan.server";
@@ -20,6 +20,7 @@ import { appConfig, creditLedger } from "~/server/schema";
 import { useChatWorld } from "./chat-world";
 import { freePort } from "./fake-upstream";
 import { args, call, insertLearner, multipart, NO_FILE, request, type Part, type TestLearner } from "./harness";
+import { insertCorrectionEntry, makeCardsDue } from "./notebook-fixtures";
 
 const PORT = await freePort();
 const world = useChatWorld(PORT, "notebook-pronunciation-key");
@@ -184,39 +185,8 @@ describe("Revisão's pronunciation cards", () => {
   it("counts among the 5 corrections of a Revisão with due cards, one after the other", async () => {
     const who = await insertLearner(db);
     for (let i = 0; i < 3; i++) await weakWord(who.id);
-    for (let i = 0; i < 4; i++) {
-      const right = `I am ${30 + i} years old`;
-      await db.insert(notebookEntries).values({
-        userId: who.id,
-        kind: "false_friend",
-        wrong: "I have 30 years",
-        right,
-        rightKey: right.toLowerCase(),
-        explanation: "Idade se diz com “to be”.",
-        alternatives: ["a", "b", "c"],
-        source: "chat",
-        details: { sentence: "I have 30 years." },
-        due: new Date(Date.now() - 30_000 + i),
-      });
-    }
-    const cards = await db.select({ id: flashcardCards.id }).from(flashcardCards).where(eq(flashcardCards.categorySlug, "animais")).limit(8);
-    const past = new Date(Date.now() - 86_400_000);
-    await db
-      .insert(flashcardMemory)
-      .values(
-        cards.map((card) => ({
-          userId: who.id,
-          cardId: card.id,
-          due: past,
-          stability: 1,
-          difficulty: 5,
-          elapsedDays: 1,
-          scheduledDays: 1,
-          reps: 1,
-          lapses: 0,
-          state: 2,
-        })),
-      );
+    for (let i = 0; i < 4; i++) await insertCorrectionEntry(db, who.id, { due: new Date(Date.now() - 30_000 + i) });
+    await makeCardsDue(db, who.id);
     const gameId = await startReview(who);
     const rows = await db.select().from(flashcardQuestions).where(eq(flashcardQuestions.gameId, gameId)).orderBy(flashcardQuestions.position);
     expect(rows).toHaveLength(10);

@@ -16,6 +16,7 @@ import { nextMemory } from "~/lib/fsrs";
 import * as syncRoute from "~/routes/resources+/offline.sync";
 import type { Database } from "~/server/db.server";
 import { args, call, contextFor, createTestDb, insertLearner, TEST_ENV } from "./harness";
+import { insertCorrectionEntry } from "./notebook-fixtures";
 
 let db: Database;
 beforeAll(async () => {
@@ -26,28 +27,6 @@ const MINUTE = 60_000;
 const DAY = 86_400_000;
 const deps = () => ({ db, env: TEST_ENV, bucket: () => undefined as never });
 
-let made = 0;
-/** A due entry as a chat review stores it: the learner's sentence, the right form and three alternatives. */
-async function entry(userId: string, overrides: Partial<typeof notebookEntries.$inferInsert> = {}) {
-  const right = overrides.right ?? `I am ${20 + ++made} years old`;
-  const [row] = await db
-    .insert(notebookEntries)
-    .values({
-      userId,
-      kind: "false_friend",
-      wrong: "I have 30 years",
-      right,
-      rightKey: right.toLowerCase(),
-      explanation: "Em inglês, idade se diz com o verbo “to be”.",
-      alternatives: [`I have ${made} years old`, `I am ${made} years`, `I has ${made} years`],
-      source: "chat",
-      details: { sentence: "Hello! I have 30 years and I live in Recife." },
-      due: new Date(Date.now() - 10 * MINUTE),
-      ...overrides,
-    })
-    .returning();
-  return row!;
-}
 
 const visibleCardsOf = (slug: string) =>
   db
@@ -152,12 +131,12 @@ describe("a Revisão bundle's corrections", () => {
     const who = await insertLearner(db);
     const other = await insertLearner(db);
     await dueCards(who.id, 3);
-    const due = [await entry(who.id), await entry(who.id, { details: null })];
-    await entry(who.id, { dismissedAt: new Date() });
-    await entry(who.id, { state: "mastered" });
-    await entry(who.id, { due: new Date(Date.now() + DAY) });
-    await entry(who.id, { source: "flashcards", kind: "vocabulary", alternatives: [] });
-    const theirs = await entry(other.id);
+    const due = [await insertCorrectionEntry(db, who.id), await insertCorrectionEntry(db, who.id, { details: null })];
+    await insertCorrectionEntry(db, who.id, { dismissedAt: new Date() });
+    await insertCorrectionEntry(db, who.id, { state: "mastered" });
+    await insertCorrectionEntry(db, who.id, { due: new Date(Date.now() + DAY) });
+    await insertCorrectionEntry(db, who.id, { source: "flashcards", kind: "vocabulary", alternatives: [] });
+    const theirs = await insertCorrectionEntry(db, other.id);
 
     const bundle = await reviewBundle(who.id);
     expect(bundle.cards).toHaveLength(3);
@@ -191,13 +170,13 @@ describe("a Revisão bundle's corrections", () => {
   it("keeps the online cap: at most 5 beside cards, 10 with no card due (then a bundle of corrections alone)", async () => {
     const withCards = await insertLearner(db);
     await dueCards(withCards.id, 12);
-    for (let i = 0; i < 12; i++) await entry(withCards.id);
+    for (let i = 0; i < 12; i++) await insertCorrectionEntry(db, withCards.id);
     const mixed = await reviewBundle(withCards.id, new Date(), seeded());
     expect([mixed.cards.length, mixed.corrections!.length]).toEqual([12, CORRECTIONS_WITH_CARDS]);
     expect(questionsOf(mixed)).toHaveLength(10);
 
     const alone = await insertLearner(db);
-    for (let i = 0; i < 12; i++) await entry(alone.id);
+    for (let i = 0; i < 12; i++) await insertCorrectionEntry(db, alone.id);
     const corrections = await reviewBundle(alone.id);
     expect([corrections.cards.length, corrections.corrections!.length]).toEqual([0, 10]);
 
@@ -220,8 +199,8 @@ describe("syncing correction answers", () => {
   it("decides each on the server, stores it in the game, moves the entry's FSRS once, counts it; a replay stores nothing", async () => {
     const who = await insertLearner(db, { credits: 5 });
     await dueCards(who.id, 3);
-    const rightOne = await entry(who.id);
-    const wrongOne = await entry(who.id);
+    const rightOne = await insertCorrectionEntry(db, who.id);
+    const wrongOne = await insertCorrectionEntry(db, who.id);
     const bundle = await reviewBundle(who.id);
     const played = play(bundle, {
       wrong: questionsOf(bundle).flatMap((q, i) => ("correction" in q && q.correction.id === wrongOne.id ? [i] : [])),
@@ -270,7 +249,7 @@ describe("syncing correction answers", () => {
 
   it("judges by the entry's right form now, not by what the device thought; two games move an entry twice, in answer order", async () => {
     const who = await insertLearner(db, { credits: 5 });
-    const only = await entry(who.id);
+    const only = await insertCorrectionEntry(db, who.id);
     const bundle = await reviewBundle(who.id);
     expect([bundle.cards.length, bundle.corrections!.length]).toEqual([0, 1]);
     const first = play(bundle);
@@ -291,8 +270,8 @@ describe("syncing correction answers", () => {
     const who = await insertLearner(db, { credits: 5 });
     const other = await insertLearner(db);
     const cards = await dueCards(who.id, 4);
-    const mine = [await entry(who.id), await entry(who.id)];
-    const theirs = await entry(other.id);
+    const mine = [await insertCorrectionEntry(db, who.id), await insertCorrectionEntry(db, who.id)];
+    const theirs = await insertCorrectionEntry(db, other.id);
     const bundle = await reviewBundle(who.id);
     const played = play(bundle);
     const [firstCorrection, secondCorrection] = played.answers.filter(isCorrection) as [QueuedCorrectionAnswer, QueuedCorrectionAnswer];
@@ -346,7 +325,7 @@ describe("syncing correction answers", () => {
 
   it("through the route: a hostile correction is refused in the 200 answer and dropped like a card's; bad JSON shapes are a 400", async () => {
     const who = await insertLearner(db, { credits: 5 });
-    await entry(who.id);
+    await insertCorrectionEntry(db, who.id);
     const bundle = await reviewBundle(who.id, new Date(Date.now() - MINUTE));
     const played = play(bundle, { start: new Date(Date.now() - 30_000) });
     const [answer] = played.answers as [QueuedCorrectionAnswer];
@@ -375,7 +354,7 @@ describe("cards missed offline", () => {
   it("count their misses, and the second miss notes the word in Meu caderno, as online", async () => {
     const who = await insertLearner(db, { credits: 5 });
     const [card] = await dueCards(who.id, 1);
-    await entry(who.id); // a correction too: the bundle is a mix
+    await insertCorrectionEntry(db, who.id); // a correction too: the bundle is a mix
     const bundle = await reviewBundle(who.id);
     const cardPosition = questionsOf(bundle).findIndex((q) => "card" in q && q.card.id === card!.id);
     const first = play(bundle, { wrong: [cardPosition] });
