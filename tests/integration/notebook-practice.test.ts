@@ -28,10 +28,11 @@ const postPicker = (who: TestLearner, form: Record<string, string>) =>
 const openGame = (who: TestLearner, gameId: string, search = "") =>
   call<GamePageData>(() => gameRoute.loader(args(request(`/flashcard-v2/${gameId}${search}`, { jar: who.jar }), ctx(), { gameId })));
 const postGame = (who: TestLearner, gameId: string, form: Record<string, string>) =>
-  call<FlashcardActionData | AnswerData>(() => gameRoute.action(args(request(`/flashcard-v2/${gameId}`, { jar: who.jar, form }), ctx(), { gameId })));
+  call<FlashcardActionData | AnswerData>(() =>
+    gameRoute.action(args(request(`/flashcard-v2/${gameId}`, { jar: who.jar, form }), ctx(), { gameId })),
+  );
 const todayOf = async (who: TestLearner) =>
   (await call<{ today: TodayData }>(() => home.loader(args(request("/", { jar: who.jar }), ctx())))).data.today;
-
 
 async function startReview(who: TestLearner) {
   const started = await postPicker(who, { intent: "review" });

@@ -27,7 +27,6 @@ const MINUTE = 60_000;
 const DAY = 86_400_000;
 const deps = () => ({ db, env: TEST_ENV, bucket: () => undefined as never });
 
-
 const visibleCardsOf = (slug: string) =>
   db
     .select()

@@ -20,12 +20,7 @@ export function flashcardsPreloadUrls(): string[] {
  * reason, and the refusals' texts (the memory after an answer is ~/lib/fsrs).
  */
 export { cardAudioUrl, cardImageUrl, FEEDBACK, shippedBytes } from "./content.server";
-export {
-  CORRECTIONS_WITH_CARDS,
-  loadDueCorrections,
-  MISSES_TO_NOTEBOOK,
-  type DueCorrection,
-} from "./game.server";
+export { CORRECTIONS_WITH_CARDS, loadDueCorrections, MISSES_TO_NOTEBOOK, type DueCorrection } from "./game.server";
 export { FLASHCARDS_CREDIT_REASON, playableCategories, reviewCards, type GameTarget, type PoolCard } from "./game.server";
 export { groupCount, OPTIONS_PER_QUESTION, planQuestions, QUESTIONS_PER_GAME, shuffle } from "./plan";
 export { REFUSALS } from "./texts";

@@ -45,7 +45,10 @@ function whereOf({ source, conversationId, messageId, mode, details }: EntryRow)
   }
   // A flashcard word: its card is practised in Revisão, under the flashcards.
   if (source === "flashcards") {
-    return { href: "/flashcard-v2", label: details?.category ? `${NOTEBOOK_TEXTS.inFlashcards} · ${details.category}` : NOTEBOOK_TEXTS.inFlashcards };
+    return {
+      href: "/flashcard-v2",
+      label: details?.category ? `${NOTEBOOK_TEXTS.inFlashcards} · ${details.category}` : NOTEBOOK_TEXTS.inFlashcards,
+    };
   }
   const path = mode && isChatMode(mode) ? CHAT_MODE_INFO[mode].path : null;
   const anchor = messageId ? `#m-${messageId}` : "";

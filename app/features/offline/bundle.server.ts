@@ -65,7 +65,6 @@ type BundlePoolCard = PoolCard & {
   audioUrl: string | null;
 };
 
-
 /**
  * The bundle's cards and their options, from one statement: Revisão's ready cards (due by `now` + 7 days, or missed)
  * of playable categories, in the online review's order, at most 100; or a category's visible cards, shuffled.
