@@ -13,7 +13,8 @@ import { budget, expect, expectAccessible, fakeMicrophone, FAKE_UPSTREAM, jsEnab
 
 test.use(fakeMicrophone("notebook-pronunciation", { seconds: 3, hz: 240 }));
 
-const wavPath = join(tmpdir(), "nika-e2e-notebook-pronunciation.wav");
+// The file the no-JS form uploads; not the microphone's file, which fakeMicrophone owns.
+const wavPath = join(tmpdir(), `nika-e2e-notebook-pronunciation-upload.${process.pid}.wav`);
 writeFileSync(
   wavPath,
   encodeWav(

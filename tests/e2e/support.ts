@@ -8,7 +8,7 @@
 //  • `expect` has `toHaveRedirectedTo(path)` and `toShowToast(title)`.
 //  • database access (`withDb`), axe-core checks, the local mailbox, hydration, course page locators.
 // The js and no-js projects run in parallel against one database, so every test makes its own rows.
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseEnv } from "node:util";
@@ -501,7 +501,11 @@ export function fakeMicrophone(name: string, { seconds = 3, hz = 300, silence = 
   const samples = new Float32Array(toneSamples + 16_000 * silence).map((_, i) =>
     i < toneSamples ? 0.4 * Math.sin((2 * Math.PI * hz * i) / 16_000) : 0,
   );
-  writeFileSync(path, encodeWav(samples, 16_000));
+  // Written aside, then renamed: the js and no-js workers both load a spec, and a browser already reading the file
+  // must never see it truncated by the other's write.
+  const aside = `${path}.${process.pid}`;
+  writeFileSync(aside, encodeWav(samples, 16_000));
+  renameSync(aside, path);
   return {
     permissions: ["microphone"],
     launchOptions: {
