@@ -15,7 +15,7 @@
 import { existsSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
-import { benchDb, launchChromium, LEARNER, signInAsLearner, startApp, totalGzipSize, writeResults } from "./lib.mjs";
+import { benchDb, chatClient, launchChromium, LEARNER, readStream, signInAsLearner, startApp, totalGzipSize, writeResults } from "./lib.mjs";
 
 const { values: opts } = parseArgs({
   options: {
@@ -59,71 +59,11 @@ try {
   // 4. Sign in as the learner.
   const cookie = await signInAsLearner(base);
 
-  async function newConversation() {
-    const response = await fetch(`${base}/chat-with-nika/english`, { redirect: "manual", headers: { Cookie: cookie } });
-    await response.arrayBuffer();
-    const id = new URL(response.headers.get("location") ?? "", base).searchParams.get("c");
-    if (response.status !== 302 || !id) throw new Error(`/chat-with-nika/english answered ${response.status} (no ?c=)`);
-    return id;
-  }
-
-  /** @typedef {{ ttft: number | null, total: number, text: string }} StreamRun */
-  /** @typedef {StreamRun & { ttft: number }} TimedRun a run whose first token came */
-  /**
-   * Reads a streamed body to its end; `isFirst(text so far)` marks the first token. Times in ms from `started`.
-   * @param {Response} response
-   * @param {number} started
-   * @param {(text: string) => boolean} isFirst
-   * @returns {Promise<StreamRun>}
-   */
-  async function readStream(response, started, isFirst) {
-    if (!response.body) throw new Error(`no body (${response.status})`);
-    const reader = response.body.getReader();
-    const decoder = new TextDecoder();
-    let text = "";
-    /** @type {number | null} */
-    let ttft = null;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-      if (ttft === null && isFirst(text)) ttft = performance.now() - started;
-    }
-    return { ttft, total: performance.now() - started, text };
-  }
-
-  /**
-   * Through the app: from sending the request to the first `event: token` block.
-   * @param {string} conversationId
-   * @param {string} text
-   */
-  async function viaApp(conversationId, text) {
-    const started = performance.now();
-    const response = await fetch(`${base}/resources/chat/${conversationId}/messages`, {
-      method: "POST",
-      headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ text }),
-    });
-    const run = await readStream(response, started, (/** @type {string} */ s) => /(^|\n)event: token\ndata: .*\n\n/.test(s));
-    if (response.status !== 200 || run.ttft === null || !run.text.includes("event: done")) {
-      throw new Error(`app stream failed (${response.status}): ${run.text.slice(0, 300)}`);
-    }
-    return { ...run, ttft: run.ttft };
-  }
-
-  /**
-   * The greeting of a conversation that has no message yet: from sending the request to the first `event: token`.
-   * @param {string} conversationId
-   */
-  async function viaAppGreet(conversationId) {
-    const started = performance.now();
-    const response = await fetch(`${base}/resources/chat/${conversationId}/greet`, { method: "POST", headers: { Cookie: cookie } });
-    const run = await readStream(response, started, (/** @type {string} */ s) => /(^|\n)event: token\ndata: .*\n\n/.test(s));
-    if (response.status !== 200 || run.ttft === null || !run.text.includes("event: done")) {
-      throw new Error(`app greeting failed (${response.status}): ${run.text.slice(0, 300)}`);
-    }
-    return { ...run, ttft: run.ttft };
-  }
+  const chat = chatClient(base, cookie);
+  const newConversation = chat.newConversation;
+  const viaApp = chat.send;
+  const viaAppGreet = chat.greet;
+  /** @typedef {Awaited<ReturnType<typeof chat.send>>} TimedRun a run whose first token came */
 
   // Directly at the provider: from sending the request to the first chunk with non-empty delta.content.
   const systemPrompt =

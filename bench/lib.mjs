@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
 
 /** The development seed's learner (scripts/lib/seed.ts). */
@@ -114,19 +114,20 @@ export function stopChild(child) {
  * (.cache/bench-<name>, fresh: migrated and seeded), serving the existing ./build unless `build`. With `upstreamPort`
  * the fake upstream answers as the AI provider, the pronunciation scorer and Stripe (upstreamVars). The app's output
  * (wrangler's and the worker's) goes to .cache/bench-<name>.log. Under bench/smoke.mjs it is the app that run shares
- * (every setting on), which stop() leaves running. Ctrl+C or SIGTERM stops what was started.
- * @param {{ name: string, port: string, pgPort: string, upstreamPort?: string, inspectorPort?: string, build?: boolean, startArgs?: string[] }} options
+ * (every setting on), which stop() leaves running. Ctrl+C or SIGTERM stops what was started. `cwd` serves another
+ * checkout's build (its .cache/ holds the data, vars and log).
+ * @param {{ name: string, port: string, pgPort: string, upstreamPort?: string, inspectorPort?: string, build?: boolean, startArgs?: string[], cwd?: string }} options
  * @returns {Promise<BenchApp>}
  */
-export async function startApp({ name, port, pgPort, upstreamPort, inspectorPort, build = false, startArgs = [] }) {
-  const shared = process.env[SHARED_APP_ENV];
+export async function startApp({ name, port, pgPort, upstreamPort, inspectorPort, build = false, startArgs = [], cwd = "." }) {
+  const shared = cwd === "." && process.env[SHARED_APP_ENV];
   if (shared) return { ...JSON.parse(shared), shared: true, stop: async () => {} };
 
   await requireFreePorts([port, pgPort, ...(upstreamPort ? [upstreamPort] : []), ...(inspectorPort ? [inspectorPort] : [])]);
   const base = `http://127.0.0.1:${port}`;
   const upstream = upstreamPort ? `http://127.0.0.1:${upstreamPort}` : undefined;
-  const vars = `.cache/bench-${name}.vars`;
-  const log = `.cache/bench-${name}.log`;
+  const vars = join(cwd, `.cache/bench-${name}.vars`);
+  const log = join(cwd, `.cache/bench-${name}.log`);
   writeBenchVars(vars, { port, pgPort, extra: upstream ? upstreamVars(upstream) : "" });
 
   /** @type {import("node:child_process").ChildProcess[]} */
@@ -149,7 +150,7 @@ export async function startApp({ name, port, pgPort, upstreamPort, inspectorPort
         ...(inspectorPort ? ["--inspector-port", inspectorPort] : []),
         ...startArgs,
       ],
-      { stdio: ["ignore", output, output, "ipc"] },
+      { cwd, stdio: ["ignore", output, output, "ipc"] },
     );
     children.push(app);
     await untilReady(app);
@@ -181,6 +182,73 @@ export async function signInAsLearner(base, extraFields = {}) {
     .join("; ");
   if (!cookie) throw new Error(`sign-in failed (${response.status})`);
   return cookie;
+}
+
+/**
+ * Reads a streamed body to its end; `isFirst(text so far)` marks the first token. Times in ms from `started`.
+ * @param {Response} response
+ * @param {number} started
+ * @param {(text: string) => boolean} isFirst
+ * @returns {Promise<{ ttft: number | null, total: number, text: string }>}
+ */
+export async function readStream(response, started, isFirst) {
+  if (!response.body) throw new Error(`no body (${response.status})`);
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  /** @type {number | null} */
+  let ttft = null;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+    if (ttft === null && isFirst(text)) ttft = performance.now() - started;
+  }
+  return { ttft, total: performance.now() - started, text };
+}
+
+/**
+ * The chat as the learner's browser drives it: a new English conversation, a message, a greeting; a message or a
+ * greeting is timed from its request to the stream's first `event: token` (`ttft`) and to its end (`total`).
+ * @param {string} base
+ * @param {string} cookie
+ */
+export function chatClient(base, cookie) {
+  const firstToken = (/** @type {string} */ s) => /(^|\n)event: token\ndata: .*\n\n/.test(s);
+  /**
+   * @param {string} what
+   * @param {string} path
+   * @param {RequestInit} init
+   */
+  async function timed(what, path, init) {
+    const started = performance.now();
+    const response = await fetch(`${base}${path}`, { method: "POST", ...init, headers: { Cookie: cookie, ...init.headers } });
+    const run = await readStream(response, started, firstToken);
+    if (response.status !== 200 || run.ttft === null || !run.text.includes("event: done")) {
+      throw new Error(`${what} failed (${response.status}): ${run.text.slice(0, 300)}`);
+    }
+    return { ...run, ttft: run.ttft };
+  }
+  return {
+    async newConversation() {
+      const response = await fetch(`${base}/chat-with-nika/english`, { redirect: "manual", headers: { Cookie: cookie } });
+      await response.arrayBuffer();
+      const id = new URL(response.headers.get("location") ?? "", base).searchParams.get("c");
+      if (response.status !== 302 || !id) throw new Error(`/chat-with-nika/english answered ${response.status} (no ?c=)`);
+      return id;
+    },
+    /**
+     * @param {string} conversationId
+     * @param {string} text
+     */
+    send: (conversationId, text) =>
+      timed("app stream", `/resources/chat/${conversationId}/messages`, {
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ text }),
+      }),
+    /** @param {string} conversationId a conversation with no message yet */
+    greet: (conversationId) => timed("app greeting", `/resources/chat/${conversationId}/greet`, {}),
+  };
 }
 
 let typeScriptLoaded = false;
