@@ -25,7 +25,8 @@
 //   POST /__live/next?mode=refuse|error|stall|close[&count=N]  for the next N connections: refuse → HTTP 503, no
 //        socket; error → after session.update an `error` (server_error) and close 1011; stall → answers
 //        session.update, then never sends anything again; close → closes 1011 when the first response starts
-//   POST /__live/config  body {transcript?, reply?, replyMs?, chunkMs?, pace?, vadThreshold?}  until reset
+//   POST /__live/config  body {transcript?, reply?, replyMs?, chunkMs?, pace?, vadThreshold?, cancelLagMs?}  until reset
+//        cancelLagMs: a client's response.cancel takes effect that much later (the deltas already on their way)
 //   POST /__live/reset   defaults, no queued modes, the log emptied
 //   GET  /__live/sessions  every connection: {id, model, connectedAt, closedAt, closeCode, sessionUpdate (the last
 //        received), events: [{type, at, …fields; appends only {bytes, firstSample}}], appendedBytes,
@@ -42,6 +43,7 @@ const DEFAULTS = Object.freeze({
   chunkMs: 100,
   pace: 1,
   vadThreshold: 0.02,
+  cancelLagMs: 0,
 });
 const MODES = ["refuse", "error", "stall", "close"];
 
@@ -479,7 +481,8 @@ const HANDLERS = {
   "response.create": (s, event) => s.createResponse(event),
   "response.cancel": (s, event) => {
     s.log.cancels += 1;
-    s.cancel("client_cancelled", event);
+    if (config.cancelLagMs > 0) setTimeout(() => s.cancel("client_cancelled", event), config.cancelLagMs);
+    else s.cancel("client_cancelled", event);
   },
 };
 
@@ -536,6 +539,7 @@ function badConfig(body) {
       if (key === "transcript" || key === "reply") return typeof value !== "string";
       if (key === "pace" || key === "vadThreshold") return !(typeof value === "number" && value >= 0);
       if (key === "replyMs" || key === "chunkMs") return !(Number.isInteger(value) && value > 0);
+      if (key === "cancelLagMs") return !(Number.isInteger(value) && value >= 0);
       return true;
     })
     .map(([key]) => key);

@@ -346,6 +346,29 @@ describe("LiveConversation: barge-in", () => {
     expect(nika!.text).toMatch(/^one( \w+)*…$/);
     expect(nika!.text.split(" ").length).toBeLessThan(10);
   });
+
+  it("drops the words the provider still sends after she was cut: one turn, as far as it was heard, no second one", async () => {
+    const target = await learner(10);
+    // The provider's cancel lands 700 ms late: meanwhile her words and audio keep coming for the item already stored.
+    await configureFake({ replyMs: 4000, pace: 1, reply: "one two three four five six seven eight nine ten", cancelLagMs: 700 });
+    const browser = await openBrowser(target);
+    await ready(browser);
+    await speak(browser, 600);
+    await eventually(() => expect(browser.audioBytes).toBeGreaterThan(24_000));
+    const itemId = browser.of("nika_item")[0]!.itemId;
+
+    browser.socket.send(JSON.stringify({ type: "interrupted", itemId, playedMs: 400 }));
+    await eventually(async () => expect((await providerSessions())[0]!.responses[0]!.status).toBe("cancelled"));
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the cancelled response's last events reach the relay
+    browser.socket.send(JSON.stringify({ type: "end" }));
+    await browser.closed;
+
+    await eventually(async () => expect((await messagesOf(target.conversationId)).filter((m) => m.role === "nika").length).toBeGreaterThan(0));
+    await new Promise((resolve) => setTimeout(resolve, 300)); // a second turn, if one were stored, is written by now
+    const nika = (await messagesOf(target.conversationId)).filter((m) => m.role === "nika");
+    expect(nika.map((m) => m.text)).toHaveLength(1);
+    expect(nika[0]!.text).toMatch(/^one( \w+)*…$/);
+  });
 });
 
 describe("LiveConversation: credits per started minute", () => {

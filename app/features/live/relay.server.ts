@@ -126,6 +126,8 @@ class LiveSession {
   private responseTimer: ReturnType<typeof setTimeout> | null = null;
   private activeResponse: string | null = null;
   private readonly nikaItems = new Map<string, NikaItem>();
+  /** Nika's items already stored: an event still in flight for one (the learner spoke over it) is dropped, not a new turn. */
+  private readonly storedNikaItems = new Set<string>();
   private readonly learnerItems = new Map<string, Date>();
   /** The item whose audio the browser is being sent (binary frames belong to it). */
   private announcedItem: string | null = null;
@@ -349,13 +351,17 @@ class LiveSession {
         return this.onNikaAudio(event);
       case "response.output_audio_transcript.delta":
         if (event.item_id && event.delta) {
-          this.nikaItem(event.item_id).transcript += event.delta;
+          const item = this.nikaItem(event.item_id);
+          if (!item) return;
+          item.transcript += event.delta;
           this.toBrowser({ type: "caption", speaker: "nika", itemId: event.item_id, delta: event.delta });
         }
         return;
       case "response.output_audio_transcript.done":
         if (event.item_id && typeof event.transcript === "string") {
-          this.nikaItem(event.item_id).transcript = event.transcript;
+          const item = this.nikaItem(event.item_id);
+          if (!item) return;
+          item.transcript = event.transcript;
           this.toBrowser({ type: "caption", speaker: "nika", itemId: event.item_id, final: event.transcript });
         }
         return;
@@ -424,7 +430,7 @@ class LiveSession {
     if (!event.item_id || !event.delta) return;
     this.lastActivityAt = Date.now();
     const item = this.nikaItem(event.item_id);
-    if (item.playedMs !== null) return; // the learner already spoke over this item
+    if (!item || item.playedMs !== null) return; // the learner already spoke over this item
     const audio = decodeAudio(event.delta);
     item.audioBytes += audio.byteLength;
     if (!this.browser) return;
@@ -453,7 +459,8 @@ class LiveSession {
     }
   }
 
-  private nikaItem(itemId: string): NikaItem {
+  private nikaItem(itemId: string): NikaItem | null {
+    if (this.storedNikaItems.has(itemId)) return null;
     let item = this.nikaItems.get(itemId);
     if (!item) {
       item = {
@@ -477,6 +484,7 @@ class LiveSession {
     item.stored = true;
     if (item.storeTimer) clearTimeout(item.storeTimer);
     this.nikaItems.delete(itemId);
+    this.storedNikaItems.add(itemId);
     const text = item.playedMs === null ? item.transcript : heardPart(item.transcript, item.playedMs, bytesToMs(item.audioBytes));
     if (!text.trim()) return;
     this.lastNika = text;
